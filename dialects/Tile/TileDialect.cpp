@@ -1,0 +1,328 @@
+//===- TileDialect.cpp - the tile dialect, its types and attributes ------===//
+
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// Shape lists: `128x64x` (with `?` for dynamic dimensions)
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseShapeAndType(AsmParser &parser,
+                                     SmallVectorImpl<int64_t> &shape,
+                                     Type &elementType) {
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true))
+    return failure();
+  return parser.parseType(elementType);
+}
+
+static void printShapeAndType(AsmPrinter &printer, ArrayRef<int64_t> shape,
+                              Type elementType) {
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim))
+      printer << '?';
+    else
+      printer << dim;
+    printer << 'x';
+  }
+  printer.printType(elementType);
+}
+
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << '?';
+        else
+          os << d;
+      },
+      "x");
+  return result;
+}
+
+#include "dialects/Tile/TileDialect.cpp.inc"
+#include "dialects/Tile/TileEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/Tile/TileTypes.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Tile/TileAttrs.cpp.inc"
+
+void TileDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/Tile/TileOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/Tile/TileTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/Tile/TileAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::tile::getElementBytes(Type type) {
+  if (type.isIntOrFloat())
+    return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+  return 0;
+}
+
+int64_t mlir::tile::getSwizzleBytes(Swizzle swizzle) {
+  switch (swizzle) {
+  case Swizzle::none:
+    return 0;
+  case Swizzle::swizzle_32b:
+    return 32;
+  case Swizzle::swizzle_64b:
+    return 64;
+  case Swizzle::swizzle_128b:
+    return 128;
+  }
+  llvm_unreachable("unknown swizzle");
+}
+
+std::string mlir::tile::getElementTypeName(Type type) {
+  if (isa<Float8E4M3FNType>(type))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(type))
+    return "e5m2";
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  type.print(os);
+  return result;
+}
+
+/// Element types a tile buffer may hold.
+static bool isSupportedElementType(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         isa<Float8E4M3FNType, Float8E5M2Type>(type) ||
+         type.isSignlessInteger(8) || type.isSignlessInteger(16) ||
+         type.isSignlessInteger(32) || type.isSignlessInteger(64) ||
+         type.isUnsignedInteger(8) || type.isUnsignedInteger(32);
+}
+
+static LogicalResult verifyElementType(function_ref<InFlightDiagnostic()> emitError,
+                                       Type elementType) {
+  if (!isSupportedElementType(elementType))
+    return emitError() << "unsupported element type " << elementType
+                       << " (expected f16, bf16, f32, f64, f8E4M3FN, f8E5M2 "
+                          "or an 8/16/32/64-bit integer)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GlobalType
+//===----------------------------------------------------------------------===//
+
+LogicalResult GlobalType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, Type elementType) {
+  if (shape.empty() || shape.size() > 5)
+    return emitError() << "global tensor rank must be 1 to 5, got "
+                       << shape.size();
+  for (int64_t dim : shape)
+    if (!ShapedType::isDynamic(dim) && dim <= 0)
+      return emitError() << "global tensor dimensions must be positive, got "
+                         << formatShape(shape);
+  return verifyElementType(emitError, elementType);
+}
+
+//===----------------------------------------------------------------------===//
+// SmemType
+//===----------------------------------------------------------------------===//
+
+LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType,
+                               Swizzle swizzle) {
+  if (failed(verifyElementType(emitError, elementType)))
+    return failure();
+  if (shape.empty())
+    return emitError() << "shared-memory buffer needs at least one dimension";
+  for (int64_t dim : shape)
+    if (ShapedType::isDynamic(dim) || dim <= 0)
+      return emitError()
+             << "shared-memory dimensions must be static and positive, got "
+             << formatShape(shape);
+  int64_t elementBytes = ::mlir::tile::getElementBytes(elementType);
+  int64_t rowBytes = shape.back() * elementBytes;
+  int64_t span = getSwizzleBytes(swizzle);
+  if (span == 0)
+    return success();
+  if (shape.size() < 2)
+    return emitError() << "a swizzled shared-memory buffer needs at least two "
+                          "dimensions, got "
+                       << formatShape(shape);
+  if (rowBytes % span != 0)
+    return emitError() << "innermost dimension of " << shape.back() << " "
+                       << getElementTypeName(elementType) << " elements ("
+                       << rowBytes << " bytes) is not a multiple of the "
+                       << span << "-byte swizzle span";
+  int64_t rows = shape[shape.size() - 2];
+  if (rows % 8 != 0)
+    return emitError() << "a swizzled tile needs a multiple of 8 rows (one "
+                          "swizzle atom), got "
+                       << rows;
+  return success();
+}
+
+int64_t SmemType::getElementBytes() const {
+  return ::mlir::tile::getElementBytes(getElementType());
+}
+
+int64_t SmemType::getSizeInBytes() const {
+  int64_t n = getElementBytes();
+  for (int64_t d : getShape())
+    n *= d;
+  return n;
+}
+
+int64_t SmemType::getTileBytes() const {
+  ArrayRef<int64_t> shape = getShape();
+  int64_t n = getElementBytes() * shape.back();
+  if (shape.size() >= 2)
+    n *= shape[shape.size() - 2];
+  return n;
+}
+
+int64_t SmemType::getAlignment() const {
+  // A swizzle pattern repeats every 8 rows of the span; aligning the buffer to
+  // that keeps the descriptors' base offset at 0.
+  int64_t span = getSwizzleBytes(getSwizzle());
+  return span ? 8 * span : 128;
+}
+
+//===----------------------------------------------------------------------===//
+// TmemType
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType) {
+  if (shape.size() != 2)
+    return emitError() << "tensor memory is two-dimensional (lanes x "
+                          "columns), got shape "
+                       << formatShape(shape);
+  if (shape[0] != 128)
+    return emitError() << "tensor memory has 128 lanes, got " << shape[0];
+  if (shape[1] < 1 || shape[1] > 512)
+    return emitError() << "tensor memory has 1 to 512 columns, got "
+                       << shape[1];
+  if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() != 32)
+    return emitError() << "tensor-memory cells are 32-bit, got "
+                       << elementType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BarrierType, PipelineType
+//===----------------------------------------------------------------------===//
+
+LogicalResult BarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  BarrierKind kind, int64_t depth,
+                                  bool remote) {
+  if (depth < 1 || depth > 64)
+    return emitError() << "barrier array depth must be 1 to 64, got " << depth;
+  return success();
+}
+
+LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t depth) {
+  if (depth < 1 || depth > 64)
+    return emitError() << "pipeline depth must be 1 to 64, got " << depth;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FragType
+//===----------------------------------------------------------------------===//
+
+LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType,
+                               FragLayout layout) {
+  if (failed(verifyElementType(emitError, elementType)))
+    return failure();
+  if (shape.size() != 2)
+    return emitError() << "a fragment is two-dimensional, got shape "
+                       << formatShape(shape);
+  if (ShapedType::isDynamic(shape[0]) || ShapedType::isDynamic(shape[1]) ||
+      shape[0] <= 0 || shape[1] <= 0)
+    return emitError() << "fragment dimensions must be static and positive, "
+                          "got "
+                       << formatShape(shape);
+  switch (layout) {
+  case FragLayout::wgmma_acc:
+    if (shape[0] % 64 != 0)
+      return emitError() << "a wgmma_acc fragment has a multiple of 64 rows, "
+                            "got "
+                         << shape[0];
+    if (shape[1] % 8 != 0 || shape[1] > 256)
+      return emitError() << "a wgmma_acc fragment has a multiple of 8 columns "
+                            "up to 256, got "
+                         << shape[1];
+    break;
+  case FragLayout::row_per_thread:
+    if (shape[0] != 128)
+      return emitError() << "a row_per_thread fragment has 128 rows (one per "
+                            "thread of the warpgroup), got "
+                         << shape[0];
+    break;
+  }
+  return success();
+}
+
+int64_t FragType::getElementsPerThread() const {
+  return getShape()[0] * getShape()[1] / 128;
+}
+
+//===----------------------------------------------------------------------===//
+// GridAxisAttr
+//===----------------------------------------------------------------------===//
+
+Attribute GridAxisAttr::parse(AsmParser &parser, Type) {
+  int64_t arg = -1, dim = 0, tile = 1;
+  if (parser.parseLess())
+    return {};
+  if (succeeded(parser.parseOptionalKeyword("ceildiv"))) {
+    if (parser.parseLParen() || parser.parseKeyword("arg") ||
+        parser.parseInteger(arg) || parser.parseComma() ||
+        parser.parseKeyword("dim") || parser.parseInteger(dim) ||
+        parser.parseComma() || parser.parseInteger(tile) ||
+        parser.parseRParen())
+      return {};
+  } else if (parser.parseInteger(tile)) {
+    return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  if (tile < 1) {
+    parser.emitError(parser.getNameLoc(), "grid axis must be positive, got ")
+        << tile;
+    return {};
+  }
+  return GridAxisAttr::get(parser.getContext(), arg, dim, tile);
+}
+
+void GridAxisAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  if (isConstant())
+    printer << getTile();
+  else
+    printer << "ceildiv(arg " << getArg() << ", dim " << getDim() << ", "
+            << getTile() << ")";
+  printer << '>';
+}

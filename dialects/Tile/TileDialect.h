@@ -1,0 +1,42 @@
+//===- TileDialect.h - the tile dialect: dialect, enums, types, ops ------===//
+
+#ifndef TILEC_DIALECTS_TILE_TILEDIALECT_H
+#define TILEC_DIALECTS_TILE_TILEDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialects/Tile/TileDialect.h.inc"
+#include "dialects/Tile/TileEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/Tile/TileTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Tile/TileAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/TileOps.h.inc"
+
+namespace mlir::tile {
+
+/// Bytes of one element of a supported element type (fp8 is 1).
+int64_t getElementBytes(Type type);
+
+/// The swizzle span in bytes (0 for none).
+int64_t getSwizzleBytes(Swizzle swizzle);
+
+/// Short name of an element type as users write it (bf16, f16, f32, e4m3...).
+std::string getElementTypeName(Type type);
+
+} // namespace mlir::tile
+
+#endif // TILEC_DIALECTS_TILE_TILEDIALECT_H

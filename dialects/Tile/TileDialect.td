@@ -1,0 +1,30 @@
+//===- TileDialect.td - the tile dialect definition ------------*- tablegen -*-===//
+
+#ifndef TILE_DIALECT_TD
+#define TILE_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::mlir::tile";
+  let summary = "Explicit GPU tile kernels: scopes, layouts, barriers, async copies and MMAs";
+  let description = [{
+    The tile dialect describes a GPU kernel at the level of the TIRx article:
+    explicit thread scopes (CTA, warpgroup, warp, thread), explicit layouts
+    (swizzled shared memory, tensor memory, register fragments), pipeline
+    states (stage + phase), mbarriers, and asynchronous copies and MMAs whose
+    instruction (TMA, wgmma, tcgen05) is chosen by the dispatch pass.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+#endif // TILE_DIALECT_TD

@@ -1,0 +1,131 @@
+//===- TileEnums.td - enums and attributes of the tile dialect -*- tablegen -*-===//
+
+#ifndef TILE_ENUMS_TD
+#define TILE_ENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+include "TileDialect.td"
+
+def Tile_Swizzle : I32EnumAttr<"Swizzle", "shared-memory swizzle mode", [
+    I32EnumAttrCase<"none", 0>,
+    I32EnumAttrCase<"swizzle_32b", 1>,
+    I32EnumAttrCase<"swizzle_64b", 2>,
+    I32EnumAttrCase<"swizzle_128b", 3>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_SwizzleAttr : EnumAttr<Tile_Dialect, Tile_Swizzle, "swizzle"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_BarrierKind : I32EnumAttr<"BarrierKind", "what completes a barrier phase", [
+    I32EnumAttrCase<"tma", 0>,      // arrive.expect_tx + TMA transaction bytes
+    I32EnumAttrCase<"mma", 1>,      // completed by tcgen05.commit / MMA consumers
+    I32EnumAttrCase<"threads", 2>]> { // n thread arrivals
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_BarrierKindAttr : EnumAttr<Tile_Dialect, Tile_BarrierKind, "barrier_kind"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_FragLayout : I32EnumAttr<"FragLayout", "how a register fragment maps to threads", [
+    // The wgmma accumulator layout: a warpgroup holds 64-row blocks; thread t
+    // of the warpgroup holds rows 16*(t/32) + (t%32)/4 (+8) and column pairs.
+    I32EnumAttrCase<"wgmma_acc", 0>,
+    // One row per thread of the warpgroup, all columns in that thread
+    // (the article's S[(128, N) : (1@tid_in_wg, 1)], what tcgen05.ld 32x32b gives).
+    I32EnumAttrCase<"row_per_thread", 1>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_FragLayoutAttr : EnumAttr<Tile_Dialect, Tile_FragLayout, "frag_layout"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_CopyDispatch : I32EnumAttr<"CopyDispatch", "instruction family for copy_async", [
+    I32EnumAttrCase<"auto_", 0, "auto">,
+    I32EnumAttrCase<"tma", 1>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_CopyDispatchAttr : EnumAttr<Tile_Dialect, Tile_CopyDispatch, "copy_dispatch"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_GemmDispatch : I32EnumAttr<"GemmDispatch", "instruction family for gemm_async", [
+    I32EnumAttrCase<"auto_", 0, "auto">,
+    I32EnumAttrCase<"wgmma", 1>,
+    I32EnumAttrCase<"tcgen05", 2>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_GemmDispatchAttr : EnumAttr<Tile_Dialect, Tile_GemmDispatch, "gemm_dispatch"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_IdKind : I32EnumAttr<"IdKind", "a thread or block identity", [
+    I32EnumAttrCase<"cta", 0>,                  // linear CTA index in the grid
+    I32EnumAttrCase<"num_ctas", 1>,             // CTAs in the grid
+    I32EnumAttrCase<"cta_in_cluster", 2>,       // rank of the CTA in its cluster
+    I32EnumAttrCase<"cluster", 3>,              // linear cluster index in the grid
+    I32EnumAttrCase<"num_clusters", 4>,         // clusters in the grid
+    I32EnumAttrCase<"warpgroup", 5>,            // warpgroup index in the CTA
+    I32EnumAttrCase<"warp_in_warpgroup", 6>,    // warp index in its warpgroup
+    I32EnumAttrCase<"lane", 7>,                 // lane index in its warp
+    I32EnumAttrCase<"thread_in_warpgroup", 8>,  // thread index in its warpgroup
+    I32EnumAttrCase<"thread", 9>]> {            // thread index in the CTA
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_IdKindAttr : EnumAttr<Tile_Dialect, Tile_IdKind, "id_kind"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_SyncScope : I32EnumAttr<"SyncScope", "the threads a sync waits for", [
+    I32EnumAttrCase<"cta", 0>,
+    I32EnumAttrCase<"cluster", 1>,
+    I32EnumAttrCase<"warpgroup", 2>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_SyncScopeAttr : EnumAttr<Tile_Dialect, Tile_SyncScope, "sync_scope"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_FenceKind : I32EnumAttr<"FenceKind", "a memory fence", [
+    // generic-proxy shared-memory writes made visible to TMA / tensor cores
+    I32EnumAttrCase<"proxy_async", 0>,
+    // tcgen05 ordering around thread syncs
+    I32EnumAttrCase<"tcgen05_before_sync", 1>,
+    I32EnumAttrCase<"tcgen05_after_sync", 2>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_FenceKindAttr : EnumAttr<Tile_Dialect, Tile_FenceKind, "fence_kind"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_GridPolicy : I32EnumAttr<"GridPolicy", "how the launch grid is chosen", [
+    I32EnumAttrCase<"fixed", 0>,
+    I32EnumAttrCase<"persistent", 1>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_GridPolicyAttr : EnumAttr<Tile_Dialect, Tile_GridPolicy, "grid_policy"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_EpilogueOp : I32EnumAttr<"EpilogueOp", "elementwise epilogue math", [
+    I32EnumAttrCase<"add", 0>,
+    I32EnumAttrCase<"mul", 1>,
+    I32EnumAttrCase<"max", 2>,
+    I32EnumAttrCase<"min", 3>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_EpilogueOpAttr : EnumAttr<Tile_Dialect, Tile_EpilogueOp, "epilogue_op"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+#endif // TILE_ENUMS_TD

@@ -1,0 +1,503 @@
+//===- TileOps.cpp - verifiers, folders and syntax of the tile ops -------===//
+
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/TileOps.cpp.inc"
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << '?';
+        else
+          os << d;
+      },
+      "x");
+  return result;
+}
+
+static KernelOp getKernel(Operation *op) {
+  return op->getParentOfType<KernelOp>();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult KernelOp::verify() {
+  if (getTarget() != "sm_90a" && getTarget() != "sm_100a")
+    return emitOpError("target must be sm_90a or sm_100a, got '")
+           << getTarget() << "'";
+  if (getWarpgroups() < 1 || getWarpgroups() > 8)
+    return emitOpError("warpgroups must be 1 to 8 (128 to 1024 threads), got ")
+           << getWarpgroups();
+  ArrayRef<int64_t> cluster = getCluster();
+  if (cluster.size() != 3 || llvm::any_of(cluster, [](int64_t c) {
+        return c < 1;
+      }))
+    return emitOpError("cluster must be three positive sizes, got [")
+           << llvm::make_range(cluster.begin(), cluster.end()) << "]";
+  if (getClusterSize() > 16)
+    return emitOpError("cluster of ")
+           << getClusterSize() << " CTAs is over the limit of 16";
+  if (!getFunctionType().getResults().empty())
+    return emitOpError("a kernel returns no values");
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
+    if (!isa<GlobalType>(type) && !type.isSignlessInteger(32) &&
+        !type.isSignlessInteger(64) && !type.isF32())
+      return emitOpError("argument ")
+             << i << " has type " << type
+             << "; kernel arguments are !tile.global tensors, i32, i64 or f32";
+  if (getGrid() == GridPolicy::fixed) {
+    auto axes = getGridAxes();
+    if (!axes || axes->size() != 3)
+      return emitOpError("a fixed grid needs three grid_axes");
+    for (auto axis : axes->getAsRange<GridAxisAttr>()) {
+      if (axis.isConstant())
+        continue;
+      if (axis.getArg() >= (int64_t)getNumArguments())
+        return emitOpError("grid axis refers to argument ")
+               << axis.getArg() << " but the kernel has "
+               << getNumArguments();
+      auto global = dyn_cast<GlobalType>(getArgumentTypes()[axis.getArg()]);
+      if (!global || axis.getDim() < 0 ||
+          axis.getDim() >= (int64_t)global.getRank())
+        return emitOpError("grid axis refers to dim ")
+               << axis.getDim() << " of argument " << axis.getArg()
+               << ", which is not a global tensor with that dimension";
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RoleOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> RoleOp::getWarpList() {
+  if (auto warps = getWarps())
+    return SmallVector<int64_t>(warps->begin(), warps->end());
+  return {0, 1, 2, 3};
+}
+
+LogicalResult RoleOp::verify() {
+  KernelOp kernel = getKernel(*this);
+  if (getWarpgroups().empty())
+    return emitOpError("role '") << getRoleName() << "' names no warpgroup";
+  llvm::SmallDenseSet<int64_t> seen;
+  for (int64_t wg : getWarpgroups()) {
+    if (wg < 0 || wg >= kernel.getWarpgroups())
+      return emitOpError("warpgroup ")
+             << wg << " is out of range: the kernel has "
+             << kernel.getWarpgroups() << " warpgroups";
+    if (!seen.insert(wg).second)
+      return emitOpError("warpgroup ") << wg << " is listed twice";
+  }
+  seen.clear();
+  for (int64_t warp : getWarpList()) {
+    if (warp < 0 || warp > 3)
+      return emitOpError("warp ")
+             << warp << " is out of range: a warpgroup has warps 0 to 3";
+    if (!seen.insert(warp).second)
+      return emitOpError("warp ") << warp << " is listed twice";
+  }
+  if (auto regs = getMaxRegs()) {
+    if (*regs < 24 || *regs > 256 || *regs % 8 != 0)
+      return emitOpError("register budget must be a multiple of 8 in 24..256, "
+                         "got ")
+             << *regs;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DimOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DimOp::verify() {
+  auto type = cast<GlobalType>(getTensor().getType());
+  if (getIndex() < 0 || getIndex() >= (int64_t)type.getRank())
+    return emitOpError("dimension ")
+           << getIndex() << " is out of range for a rank-" << type.getRank()
+           << " tensor";
+  return success();
+}
+
+OpFoldResult DimOp::fold(FoldAdaptor) {
+  auto type = cast<GlobalType>(getTensor().getType());
+  if (getIndex() < 0 || getIndex() >= (int64_t)type.getRank() ||
+      type.isDynamicDim(getIndex()))
+    return {};
+  return IntegerAttr::get(IntegerType::get(getContext(), 32),
+                          type.getShape()[getIndex()]);
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmemAllocOp::verify() {
+  if (!getKernel(*this).isBlackwell())
+    return emitOpError("tensor memory needs sm_100a, the kernel targets ")
+           << getKernel(*this).getTarget();
+  if (getCtaGroup() != 1 && getCtaGroup() != 2)
+    return emitOpError("cta_group must be 1 or 2, got ") << getCtaGroup();
+  return success();
+}
+
+LogicalResult BarrierAllocOp::verify() {
+  if (getArrivals() < 1 || getArrivals() > (1 << 20) - 1)
+    return emitOpError("arrivals must be 1 to 1048575, got ")
+           << getArrivals();
+  if (cast<BarrierType>(getType()).getRemote())
+    return emitOpError("allocates local barriers; take a remote view with "
+                       "tile.barrier.remote_view");
+  return success();
+}
+
+LogicalResult BarrierRemoteViewOp::verify() {
+  auto in = cast<BarrierType>(getBarrier().getType());
+  auto out = cast<BarrierType>(getType());
+  if (in.getRemote())
+    return emitOpError("source is already a remote view");
+  if (!out.getRemote() || out.getKind() != in.getKind() ||
+      out.getDepth() != in.getDepth())
+    return emitOpError("result must be the remote form of ") << in;
+  int64_t clusterSize = getKernel(*this).getClusterSize();
+  if (getCta() < 0 || getCta() >= clusterSize)
+    return emitOpError("cta ") << getCta()
+                               << " is not in the cluster of " << clusterSize
+                               << " CTAs";
+  return success();
+}
+
+LogicalResult BarrierArriveOp::verify() {
+  auto type = cast<BarrierType>(getBarrier().getType());
+  if (getExpectTx() && type.getKind() != BarrierKind::tma)
+    return emitOpError("expect_tx needs a tma barrier, got ")
+           << stringifyBarrierKind(type.getKind());
+  if (getExpectTx() && (*getExpectTx() < 0 || *getExpectTx() >= (1 << 20)))
+    return emitOpError("expect_tx must be 0 to 1048575 bytes, got ")
+           << *getExpectTx();
+  return success();
+}
+
+LogicalResult BarrierWaitOp::verify() {
+  if (cast<BarrierType>(getBarrier().getType()).getRemote())
+    return emitOpError("cannot wait on a remote barrier; wait on the local one");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pipeline
+//===----------------------------------------------------------------------===//
+
+LogicalResult PipelineInitOp::verify() {
+  if (getPhase() != 0 && getPhase() != 1)
+    return emitOpError("phase must be 0 or 1, got ") << getPhase();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyAsyncOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyAsyncOp::verify() {
+  bool dstSmem = isa<SmemType>(getDst().getType());
+  bool srcSmem = isa<SmemType>(getSrc().getType());
+  if (dstSmem == srcSmem)
+    return emitOpError("copies between global and shared memory: one side "
+                       "must be !tile.smem and the other !tile.global");
+  SmemType smem = getSmemType();
+  GlobalType global = getGlobalType();
+  if (smem.getElementType() != global.getElementType())
+    return emitOpError("element types differ: shared ")
+           << smem.getElementType() << ", global " << global.getElementType();
+  if (smem.getRank() < 2)
+    return emitOpError("shared buffer must have a 2-D tile, got shape ")
+           << shapeString(smem.getShape());
+  size_t tileIndices = smem.getRank() - 2;
+  if (getSmemIndices().size() != tileIndices)
+    return emitOpError("shared buffer of rank ")
+           << smem.getRank() << " takes " << tileIndices
+           << " leading indices to select a tile, got "
+           << getSmemIndices().size();
+  if (global.getRank() < 2)
+    return emitOpError("global tensor must have rank 2 or more, got ")
+           << global.getRank();
+  if (getGlobalIndices().size() != global.getRank())
+    return emitOpError("global tensor of rank ")
+           << global.getRank() << " takes " << global.getRank()
+           << " coordinates, got " << getGlobalIndices().size();
+  if (isLoad()) {
+    if (!getBarrier())
+      return emitOpError("a global->shared copy needs a barrier to complete on");
+    auto bar = cast<BarrierType>(getBarrier().getType());
+    if (bar.getKind() != BarrierKind::tma)
+      return emitOpError("a global->shared copy completes on a tma barrier, "
+                         "got ")
+             << stringifyBarrierKind(bar.getKind());
+    if (getReduceAdd())
+      return emitOpError("reduce_add applies to shared->global copies only");
+  } else {
+    if (getBarrier())
+      return emitOpError("a shared->global copy takes no barrier; use "
+                         "tile.bulk_commit and tile.bulk_wait");
+    if (getMulticast())
+      return emitOpError("multicast applies to global->shared copies only");
+  }
+  if (getCtaGroup() != 1 && getCtaGroup() != 2)
+    return emitOpError("cta_group must be 1 or 2, got ") << getCtaGroup();
+  int64_t clusterSize = getKernel(*this).getClusterSize();
+  if (auto mask = getMulticast()) {
+    if (*mask <= 0 || *mask >= (int64_t(1) << clusterSize))
+      return emitOpError("multicast mask ")
+             << *mask << " names CTAs outside the cluster of " << clusterSize;
+  }
+  if (getCtaGroup() == 2 && clusterSize % 2 != 0)
+    return emitOpError("cta_group 2 needs clusters of an even number of CTAs, "
+                       "got ")
+           << clusterSize;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GemmAsyncOp
+//===----------------------------------------------------------------------===//
+
+static bool isMmaInputType(Type t) {
+  return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+LogicalResult GemmAsyncOp::verify() {
+  auto a = cast<SmemType>(getA().getType());
+  auto b = cast<SmemType>(getB().getType());
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("A and B element types differ: ")
+           << a.getElementType() << " and " << b.getElementType();
+  if (!isMmaInputType(a.getElementType()))
+    return emitOpError("MMA inputs must be f16, bf16, f8E4M3FN or f8E5M2, got ")
+           << a.getElementType();
+  for (auto [name, type, indices] :
+       {std::make_tuple("A", a, getAIndices()),
+        std::make_tuple("B", b, getBIndices())}) {
+    if (type.getRank() < 2)
+      return emitOpError(name) << " must be a 2-D tile or a stack of them";
+    if (indices.size() != type.getRank() - 1)
+      return emitOpError(name)
+             << " of rank " << type.getRank() << " takes "
+             << type.getRank() - 1
+             << " indices (the tile, then its first row), got "
+             << indices.size();
+    if (type.getSwizzle() == Swizzle::none)
+      return emitOpError(name) << " must be swizzled (32B, 64B or 128B) for "
+                                  "the MMA's shared-memory descriptor";
+  }
+  int64_t kA = a.getShape().back(), kB = b.getShape().back();
+  if (kA != kB)
+    return emitOpError("A and B tiles disagree on K: ")
+           << kA << " and " << kB;
+  int64_t kStep = getElementBytes(a.getElementType()) == 1 ? 32 : 16;
+  if (kA % kStep != 0)
+    return emitOpError("K of ") << kA << " is not a multiple of the MMA's K step "
+                                << kStep;
+
+  KernelOp kernel = getKernel(*this);
+  if (auto frag = dyn_cast<FragType>(getAcc().getType())) {
+    if (getDispatch() == GemmDispatch::tcgen05)
+      return emitOpError("tcgen05 accumulates in tensor memory, not in a "
+                         "register fragment");
+    if (kernel && kernel.isBlackwell() &&
+        getDispatch() == GemmDispatch::auto_)
+      return emitOpError("sm_100a has no wgmma: accumulate in tensor memory "
+                         "with dispatch tcgen05");
+    if (frag.getLayout() != FragLayout::wgmma_acc)
+      return emitOpError("wgmma accumulates into a wgmma_acc fragment, got ")
+             << stringifyFragLayout(frag.getLayout());
+    if (!frag.getElementType().isF32())
+      return emitOpError("accumulator must be f32, got ")
+             << frag.getElementType();
+    if (!getResult() || getResult().getType() != frag)
+      return emitOpError("wgmma returns the new accumulator of type ") << frag;
+    if (getAccColumn())
+      return emitOpError("a register accumulator takes no column");
+    int64_t n = frag.getShape()[1];
+    int64_t rowsB = b.getShape()[b.getRank() - 2];
+    if (n > rowsB)
+      return emitOpError("accumulator has ")
+             << n << " columns but the B tile has only " << rowsB << " rows";
+    int64_t m = frag.getShape()[0];
+    int64_t rowsA = a.getShape()[a.getRank() - 2];
+    if (m > rowsA)
+      return emitOpError("accumulator has ")
+             << m << " rows but the A tile has only " << rowsA;
+    if (getCtaGroup() != 1)
+      return emitOpError("wgmma has no cta_group; got ") << getCtaGroup();
+    if (getAccumulate())
+      return emitOpError("wgmma always accumulates; start from tile.frag.zero");
+  } else {
+    auto tmem = cast<TmemType>(getAcc().getType());
+    if (getDispatch() == GemmDispatch::wgmma)
+      return emitOpError("wgmma accumulates in registers, not tensor memory");
+    if (kernel && !kernel.isBlackwell())
+      return emitOpError("accumulating in tensor memory (tcgen05) needs "
+                         "sm_100a, the kernel targets ")
+             << kernel.getTarget();
+    if (getResult())
+      return emitOpError("a tensor-memory accumulator gives no result");
+    if (!getAccColumn())
+      return emitOpError("a tensor-memory accumulator needs a column");
+    if (!tmem.getElementType().isF32())
+      return emitOpError("accumulator must be f32, got ")
+             << tmem.getElementType();
+    int64_t cg = getCtaGroup();
+    if (cg != 1 && cg != 2)
+      return emitOpError("cta_group must be 1 or 2, got ") << cg;
+    int64_t m = a.getShape()[a.getRank() - 2] * cg;
+    int64_t n = b.getShape()[b.getRank() - 2] * cg;
+    bool mOk = cg == 1 ? (m == 64 || m == 128) : (m == 128 || m == 256);
+    if (!mOk)
+      return emitOpError("tcgen05 M of ")
+             << m << " (A rows x cta_group) is not supported with cta_group "
+             << cg << "; use " << (cg == 1 ? "64 or 128" : "128 or 256");
+    if (n < 16 || n > 256 || n % 16 != 0)
+      return emitOpError("tcgen05 N of ")
+             << n << " (B rows x cta_group) must be a multiple of 16 in 16..256";
+    if (n > tmem.getShape()[1])
+      return emitOpError("N of ") << n << " does not fit the "
+                                  << tmem.getShape()[1]
+                                  << " tensor-memory columns";
+  }
+  return success();
+}
+
+LogicalResult GemmCommitOp::verify() {
+  if (getBarrier() && !getIndex())
+    return emitOpError("a barrier needs an index");
+  if (getCtaGroup() != 1 && getCtaGroup() != 2)
+    return emitOpError("cta_group must be 1 or 2, got ") << getCtaGroup();
+  KernelOp kernel = getKernel(*this);
+  if (kernel && kernel.isBlackwell() && !getBarrier())
+    return emitOpError("on sm_100a a commit signals a barrier");
+  if (kernel && !kernel.isBlackwell() && getBarrier())
+    return emitOpError("on sm_90a a commit closes a wgmma group and signals no "
+                       "barrier; arrive on the barrier after tile.gemm_wait");
+  if (getCtaMask() && getCtaGroup() != 2)
+    return emitOpError("cta_mask needs cta_group 2");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor memory and fragments
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmemLoadOp::verify() {
+  auto tmem = cast<TmemType>(getTmem().getType());
+  auto frag = cast<FragType>(getType());
+  if (frag.getLayout() != FragLayout::row_per_thread)
+    return emitOpError("tensor memory loads into a row_per_thread fragment, "
+                       "got ")
+           << stringifyFragLayout(frag.getLayout());
+  if (frag.getElementType() != tmem.getElementType())
+    return emitOpError("fragment element type ")
+           << frag.getElementType() << " differs from tensor memory's "
+           << tmem.getElementType();
+  int64_t cols = frag.getShape()[1];
+  if (cols > tmem.getShape()[1] || !llvm::isPowerOf2_64(cols) || cols > 128)
+    return emitOpError("loads a power-of-two number of columns up to 128 that "
+                       "fits tensor memory, got ")
+           << cols;
+  return success();
+}
+
+LogicalResult FragCastOp::verify() {
+  auto in = cast<FragType>(getSource().getType());
+  auto out = cast<FragType>(getType());
+  if (in.getShape() != out.getShape() || in.getLayout() != out.getLayout())
+    return emitOpError("changes only the element type; got ")
+           << in << " -> " << out;
+  return success();
+}
+
+LogicalResult FragElementwiseOp::verify() {
+  auto lhs = cast<FragType>(getLhs().getType());
+  if (getType() != lhs)
+    return emitOpError("result type must be ") << lhs;
+  Type rhs = getRhs().getType();
+  if (rhs != lhs && rhs != lhs.getElementType())
+    return emitOpError("right operand must be a fragment of type ")
+           << lhs << " or a scalar of type " << lhs.getElementType()
+           << ", got " << rhs;
+  if (!lhs.getElementType().isF32())
+    return emitOpError("epilogue math is done in f32, got ")
+           << lhs.getElementType();
+  return success();
+}
+
+LogicalResult FragStoreOp::verify() {
+  auto frag = cast<FragType>(getValue().getType());
+  auto smem = cast<SmemType>(getDst().getType());
+  if (frag.getElementType() != smem.getElementType())
+    return emitOpError("fragment element type ")
+           << frag.getElementType() << " differs from the buffer's "
+           << smem.getElementType();
+  if (smem.getRank() < 2)
+    return emitOpError("destination must be a 2-D tile or a stack of them");
+  if (getIndices().size() != smem.getRank() - 1)
+    return emitOpError("destination of rank ")
+           << smem.getRank() << " takes " << smem.getRank() - 1
+           << " indices (the tile, then its first row), got "
+           << getIndices().size();
+  int64_t cols = smem.getShape().back();
+  if (frag.getShape()[1] != cols)
+    return emitOpError("fragment has ")
+           << frag.getShape()[1] << " columns, the tile has " << cols;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Scheduler
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyBlock(Operation *op, ArrayRef<int64_t> block) {
+  if (block.size() != 2 || block[0] < 1 || block[1] < 1)
+    return op->emitOpError("block must be two positive sizes [m, n]");
+  return success();
+}
+
+LogicalResult SchedNumTilesOp::verify() { return verifyBlock(*this, getBlock()); }
+
+LogicalResult SchedCoordsOp::verify() {
+  if (getGroup() < 1)
+    return emitOpError("group must be positive, got ") << getGroup();
+  return verifyBlock(*this, getBlock());
+}

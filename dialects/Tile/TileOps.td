@@ -1,0 +1,525 @@
+//===- TileOps.td - operations of the tile dialect -------------*- tablegen -*-===//
+
+#ifndef TILE_OPS_TD
+#define TILE_OPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "TileDialect.td"
+include "TileEnums.td"
+include "TileTypes.td"
+
+def Tile_AnyGlobal : Type<CPred<"::llvm::isa<::mlir::tile::GlobalType>($_self)">,
+                          "global tensor", "::mlir::Type">;
+def Tile_AnySmem : Type<CPred<"::llvm::isa<::mlir::tile::SmemType>($_self)">,
+                        "shared-memory buffer", "::mlir::Type">;
+def Tile_AnyTmem : Type<CPred<"::llvm::isa<::mlir::tile::TmemType>($_self)">,
+                        "tensor-memory buffer", "::mlir::Type">;
+def Tile_AnyBarrier : Type<CPred<"::llvm::isa<::mlir::tile::BarrierType>($_self)">,
+                           "barrier array", "::mlir::Type">;
+def Tile_AnyPipeline : Type<CPred<"::llvm::isa<::mlir::tile::PipelineType>($_self)">,
+                            "pipeline state", "::mlir::Type">;
+def Tile_AnyFrag : Type<CPred<"::llvm::isa<::mlir::tile::FragType>($_self)">,
+                        "register fragment", "::mlir::Type">;
+def Tile_CopyOperand : AnyTypeOf<[Tile_AnyGlobal, Tile_AnySmem]>;
+def Tile_Accumulator : AnyTypeOf<[Tile_AnyFrag, Tile_AnyTmem]>;
+
+//===----------------------------------------------------------------------===//
+// Structure
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    FunctionOpInterface, IsolatedFromAbove, SingleBlock, NoTerminator]> {
+  let summary = "a GPU kernel: its arguments, target, warpgroups, cluster and grid";
+  let description = [{
+    The body runs on every thread of every CTA. Arguments are global tensors
+    (`!tile.global`) and scalars (i32, i64, f32). The kernel launches
+    `warpgroups` x 128 threads per CTA, clusters of `cluster` CTAs and a grid
+    that is either `persistent` (one CTA per SM, rounded down to the cluster
+    size) or `fixed` by `grid_axes`.
+
+    ```mlir
+    tile.kernel @copy(%x: !tile.global<?x?xbf16>, %y: !tile.global<?x?xbf16>)
+        attributes {target = "sm_90a", warpgroups = 1 : i64,
+                    grid = #tile.grid_policy<fixed>, grid_axes = [...]} {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       StrAttr:$target,
+                       I64Attr:$warpgroups,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1, 1}">:$cluster,
+                       Tile_GridPolicyAttr:$grid,
+                       OptionalAttr<TypedArrayAttrBase<Tile_GridAxisAttr, "grid axes">>:$grid_axes,
+                       OptionalAttr<I64Attr>:$smem_bytes);
+  let regions = (region SizedRegion<1>:$body);
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    /// Threads per CTA.
+    int64_t getNumThreads() { return getWarpgroups() * 128; }
+    /// CTAs per cluster.
+    int64_t getClusterSize() {
+      auto c = getCluster();
+      return c[0] * c[1] * c[2];
+    }
+    bool isBlackwell() { return getTarget() == "sm_100a"; }
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Tile_RoleOp : Tile_Op<"role", [
+    HasParent<"KernelOp">, SingleBlock, NoTerminator]> {
+  let summary = "a region run by a named set of warps, with a register budget";
+  let description = [{
+    The body runs on the warps `warps` (default: all four) of the warpgroups
+    `warpgroups`; with `single_thread`, on one elected thread of each of those
+    warps. `max_regs` is the per-thread register budget of these warpgroups
+    (setmaxnreg). The warp-specialization pass turns roles into branches.
+
+    ```mlir
+    tile.role "producer" warpgroups [2] warps [3] single_thread max_regs 40 {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$role_name,
+                       DenseI64ArrayAttr:$warpgroups,
+                       OptionalAttr<DenseI64ArrayAttr>:$warps,
+                       UnitAttr:$single_thread,
+                       OptionalAttr<I64Attr>:$max_regs);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $role_name `warpgroups` $warpgroups (`warps` $warps^)?
+    (`single_thread` $single_thread^)? (`max_regs` $max_regs^)?
+    attr-dict-with-keyword $body
+  }];
+  let extraClassDeclaration = [{
+    /// The warps of each warpgroup that run the body (0..3).
+    ::llvm::SmallVector<int64_t> getWarpList();
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Identity and shapes
+//===----------------------------------------------------------------------===//
+
+def Tile_IdOp : Tile_Op<"id", [Pure]> {
+  let summary = "a thread or block identity (cta, warpgroup, lane, ...)";
+  let description = [{
+    ```mlir
+    %wg = tile.id warpgroup
+    %lane = tile.id lane
+    ```
+  }];
+  let arguments = (ins Tile_IdKindAttr:$kind);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$kind attr-dict";
+}
+
+def Tile_DimOp : Tile_Op<"dim", [Pure]> {
+  let summary = "one dimension of a global tensor, as i32";
+  let description = [{
+    Static dimensions fold to constants; dynamic ones become kernel
+    parameters. `%m = tile.dim %A[0] : !tile.global<?x4096xbf16>`
+  }];
+  let arguments = (ins Tile_AnyGlobal:$tensor, I64Attr:$index);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$tensor `[` $index `]` attr-dict `:` type($tensor)";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Tile_SmemAllocOp : Tile_Op<"smem_alloc", [HasParent<"KernelOp">]> {
+  let summary = "a shared-memory buffer";
+  let description = [{
+    `offset` (bytes into the kernel's dynamic shared memory) is set by the
+    allocation pass. `%a = tile.smem_alloc : !tile.smem<4x128x64xbf16, swizzle_128b>`
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs Tile_AnySmem:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tile_TmemAllocOp : Tile_Op<"tmem_alloc", [HasParent<"KernelOp">]> {
+  let summary = "a tensor-memory buffer (sm_100)";
+  let description = [{
+    Allocated by warp 0 at kernel start (columns rounded up to a power of two
+    of at least 32) and released at kernel end.
+    `%t = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>`
+  }];
+  let arguments = (ins DefaultValuedAttr<I64Attr, "1">:$cta_group);
+  let results = (outs Tile_AnyTmem:$result);
+  let assemblyFormat = "(`cta_group` $cta_group^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierAllocOp : Tile_Op<"barrier_alloc", [HasParent<"KernelOp">]> {
+  let summary = "an array of mbarriers, each expecting `arrivals` arrivals per phase";
+  let description = [{
+    The barriers are initialised at kernel start, before any role runs.
+    `%full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 4>`
+  }];
+  let arguments = (ins I64Attr:$arrivals, OptionalAttr<I64Attr>:$offset);
+  let results = (outs Tile_AnyBarrier:$result);
+  let assemblyFormat = "`arrivals` $arrivals attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierRemoteViewOp : Tile_Op<"barrier.remote_view", [Pure]> {
+  let summary = "a view onto the same barriers in another CTA of the cluster";
+  let description = [{
+    `%r = tile.barrier.remote_view %full cta 0 : !tile.barrier<tma, 4> -> !tile.barrier<tma, 4, remote>`
+  }];
+  let arguments = (ins Tile_AnyBarrier:$barrier, I64Attr:$cta);
+  let results = (outs Tile_AnyBarrier:$result);
+  let assemblyFormat =
+      "$barrier `cta` $cta attr-dict `:` type($barrier) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierArriveOp : Tile_Op<"barrier.arrive"> {
+  let summary = "arrive on barrier `index`, optionally expecting transaction bytes";
+  let description = [{
+    On a `tma` barrier, `expect_tx` adds the bytes the TMA copies of this
+    phase will deliver. `tile.barrier.arrive %full[%s] expect_tx 32768 : !tile.barrier<tma, 4>`
+  }];
+  let arguments = (ins Tile_AnyBarrier:$barrier, I32:$index,
+                       OptionalAttr<I64Attr>:$expect_tx);
+  let assemblyFormat = [{
+    $barrier `[` $index `]` (`expect_tx` $expect_tx^)? attr-dict `:` type($barrier)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierWaitOp : Tile_Op<"barrier.wait"> {
+  let summary = "wait until barrier `index` has completed phase `phase`";
+  let description = [{
+    `tile.barrier.wait %full[%s], %phase : !tile.barrier<tma, 4>`
+  }];
+  let arguments = (ins Tile_AnyBarrier:$barrier, I32:$index, I32:$phase);
+  let assemblyFormat =
+      "$barrier `[` $index `]` `,` $phase attr-dict `:` type($barrier)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pipeline state
+//===----------------------------------------------------------------------===//
+
+def Tile_PipelineInitOp : Tile_Op<"pipeline.init", [Pure]> {
+  let summary = "a pipeline state at stage 0 and the given phase";
+  let description = [{
+    Producers start at phase 1 (a fresh barrier passes a wait on parity 1 at
+    once), consumers at phase 0.
+    `%ps = tile.pipeline.init phase 1 : !tile.pipeline<4>`
+  }];
+  let arguments = (ins I64Attr:$phase);
+  let results = (outs Tile_AnyPipeline:$result);
+  let assemblyFormat = "`phase` $phase attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_PipelineAdvanceOp : Tile_Op<"pipeline.advance",
+    [Pure, AllTypesMatch<["state", "result"]>]> {
+  let summary = "the next (stage, phase): the stage wraps at depth and the phase flips";
+  let arguments = (ins Tile_AnyPipeline:$state);
+  let results = (outs Tile_AnyPipeline:$result);
+  let assemblyFormat = "$state attr-dict `:` type($state)";
+}
+
+def Tile_PipelineStageOp : Tile_Op<"pipeline.stage", [Pure]> {
+  let summary = "the stage of a pipeline state";
+  let arguments = (ins Tile_AnyPipeline:$state);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$state attr-dict `:` type($state)";
+}
+
+def Tile_PipelinePhaseOp : Tile_Op<"pipeline.phase", [Pure]> {
+  let summary = "the phase (0 or 1) of a pipeline state";
+  let arguments = (ins Tile_AnyPipeline:$state);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$state attr-dict `:` type($state)";
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
+  let summary = "an asynchronous tile copy between global and shared memory";
+  let description = [{
+    Global -> shared: the shared tile `dst[dstIndices]` (the leading indices
+    select a tile of the two innermost dimensions) is filled from the global
+    tensor at element coordinates `srcIndices`; the bytes complete on
+    `barrier[barrierIndex]`. Out-of-bounds elements read as zero.
+    Shared -> global: the tile is written at `dstIndices`; out-of-bounds
+    elements are dropped; completion is tracked with bulk_commit/bulk_wait.
+    `multicast` is a cluster CTA mask; `cta_group 2` is Blackwell's 2-CTA form
+    that signals the leader CTA's barrier.
+
+    ```mlir
+    tile.copy_async %a_smem[%s], %A[%m, %k] barrier %full[%s]
+        : !tile.smem<4x128x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>,
+          !tile.barrier<tma, 4>
+    ```
+  }];
+  let arguments = (ins Tile_CopyOperand:$dst, Variadic<I32>:$dstIndices,
+                       Tile_CopyOperand:$src, Variadic<I32>:$srcIndices,
+                       Optional<Tile_AnyBarrier>:$barrier,
+                       Optional<I32>:$barrierIndex,
+                       DefaultValuedAttr<Tile_CopyDispatchAttr,
+                                         "::mlir::tile::CopyDispatch::auto_">:$dispatch,
+                       OptionalAttr<I64Attr>:$multicast,
+                       DefaultValuedAttr<I64Attr, "1">:$cta_group,
+                       UnitAttr:$reduce_add);
+  let assemblyFormat = [{
+    $dst `[` $dstIndices `]` `,` $src `[` $srcIndices `]`
+    (`barrier` $barrier^ `[` $barrierIndex `]`)?
+    attr-dict `:` type($dst) `,` type($src) (`,` type($barrier)^)?
+  }];
+  let extraClassDeclaration = [{
+    bool isLoad() { return ::llvm::isa<SmemType>(getDst().getType()); }
+    SmemType getSmemType() {
+      return ::llvm::cast<SmemType>(isLoad() ? getDst().getType()
+                                             : getSrc().getType());
+    }
+    GlobalType getGlobalType() {
+      return ::llvm::cast<GlobalType>(isLoad() ? getSrc().getType()
+                                               : getDst().getType());
+    }
+    ::mlir::Value getSmem() { return isLoad() ? getDst() : getSrc(); }
+    ::mlir::Value getGlobal() { return isLoad() ? getSrc() : getDst(); }
+    ::mlir::OperandRange getSmemIndices() {
+      return isLoad() ? getDstIndices() : getSrcIndices();
+    }
+    ::mlir::OperandRange getGlobalIndices() {
+      return isLoad() ? getSrcIndices() : getDstIndices();
+    }
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BulkCommitOp : Tile_Op<"bulk_commit"> {
+  let summary = "close the group of outstanding shared->global copies of this thread";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_BulkWaitOp : Tile_Op<"bulk_wait"> {
+  let summary = "wait until at most `pending` copy groups of this thread are outstanding";
+  let description = [{
+    With `read`, wait only until their shared-memory reads are done (enough to
+    reuse the buffer). `tile.bulk_wait 0 read`
+  }];
+  let arguments = (ins I64Attr:$pending, UnitAttr:$read);
+  let assemblyFormat = "$pending (`read` $read^)? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous MMA
+//===----------------------------------------------------------------------===//
+
+def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [AttrSizedOperandSegments]> {
+  let summary = "acc (+)= A * B^T on tiles in shared memory, asynchronously";
+  let description = [{
+    A (M x K) and B (N x K) are K-major tiles in shared memory; the leading
+    indices select the tile and the last index is the first row. The
+    accumulator is a register fragment (wgmma: M and N come from the
+    fragment; the result is the new fragment, valid after gemm_wait) or
+    tensor memory at column `accColumn` (tcgen05: M = rows of A x cta_group,
+    N = rows of B x cta_group; no result). `accumulate` false overwrites.
+
+    ```mlir
+    %acc1 = tile.gemm_async %acc, %a[%s, %row], %b[%s, %c0] {dispatch = #tile.gemm_dispatch<wgmma>}
+        : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<4x128x64xbf16, swizzle_128b>,
+          !tile.smem<4x256x64xbf16, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
+    ```
+  }];
+  let arguments = (ins Tile_Accumulator:$acc, Optional<I32>:$accColumn,
+                       Tile_AnySmem:$a, Variadic<I32>:$aIndices,
+                       Tile_AnySmem:$b, Variadic<I32>:$bIndices,
+                       Optional<I1>:$accumulate,
+                       DefaultValuedAttr<Tile_GemmDispatchAttr,
+                                         "::mlir::tile::GemmDispatch::auto_">:$dispatch,
+                       DefaultValuedAttr<I64Attr, "1">:$cta_group);
+  let results = (outs Optional<Tile_AnyFrag>:$result);
+  let assemblyFormat = [{
+    $acc (`[` $accColumn^ `]`)? `,` $a `[` $aIndices `]` `,` $b `[` $bIndices `]`
+    (`accumulate` `(` $accumulate^ `)`)?
+    attr-dict `:` type($acc) `,` type($a) `,` type($b) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GemmCommitOp : Tile_Op<"gemm_commit", [AttrSizedOperandSegments]> {
+  let summary = "close the group of outstanding MMAs (and signal a barrier on sm_100)";
+  let description = [{
+    sm_90a: wgmma.commit_group. sm_100a: tcgen05.commit arrives on
+    `barrier[index]` once the MMAs are done; with cta_group 2 the arrival is
+    multicast to the CTAs in `cta_mask`.
+    `tile.gemm_commit %empty[%s] cta_mask 3 {cta_group = 2 : i64} : !tile.barrier<mma, 4>`
+  }];
+  let arguments = (ins Optional<Tile_AnyBarrier>:$barrier,
+                       Optional<I32>:$index,
+                       OptionalAttr<I64Attr>:$cta_mask,
+                       DefaultValuedAttr<I64Attr, "1">:$cta_group);
+  let assemblyFormat = [{
+    ($barrier^ `[` $index `]`)? (`cta_mask` $cta_mask^)? attr-dict (`:` type($barrier)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GemmWaitOp : Tile_Op<"gemm_wait", [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "wait until at most `pending` wgmma groups are outstanding (sm_90a)";
+  let description = [{
+    The accumulator passes through so that no read of it moves above the wait.
+    `%acc2 = tile.gemm_wait %acc1 pending 0 : !tile.frag<64x256xf32, wgmma_acc>`
+  }];
+  let arguments = (ins Tile_AnyFrag:$acc, I64Attr:$pending);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = "$acc `pending` $pending attr-dict `:` type($acc)";
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor memory and registers
+//===----------------------------------------------------------------------===//
+
+def Tile_TmemLoadOp : Tile_Op<"tmem_load"> {
+  let summary = "a warpgroup reads columns of tensor memory into registers (sm_100)";
+  let description = [{
+    Thread t of the warpgroup receives lane t, columns [column, column + N).
+    The values are valid after tmem_wait.
+    `%r = tile.tmem_load %tmem[%c0] : !tile.tmem<128x512xf32> -> !tile.frag<128x64xf32, row_per_thread>`
+  }];
+  let arguments = (ins Tile_AnyTmem:$tmem, I32:$column);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat =
+      "$tmem `[` $column `]` attr-dict `:` type($tmem) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_TmemWaitOp : Tile_Op<"tmem_wait", [AllTypesMatch<["value", "result"]>]> {
+  let summary = "wait for this thread's tensor-memory loads (tcgen05.wait::ld)";
+  let arguments = (ins Tile_AnyFrag:$value);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+def Tile_FragZeroOp : Tile_Op<"frag.zero", [Pure]> {
+  let summary = "a fragment of zeros";
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tile_FragCastOp : Tile_Op<"frag.cast", [Pure]> {
+  let summary = "convert every element of a fragment to another type";
+  let description = [{
+    `%h = tile.frag.cast %acc : !tile.frag<64x256xf32, wgmma_acc> -> !tile.frag<64x256xbf16, wgmma_acc>`
+  }];
+  let arguments = (ins Tile_AnyFrag:$source);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_FragElementwiseOp : Tile_Op<"frag.elementwise",
+    [Pure, AllTypesMatch<["lhs", "result"]>]> {
+  let summary = "elementwise epilogue math with a scalar or a fragment";
+  let description = [{
+    `%s = tile.frag.elementwise mul %acc, %alpha : !tile.frag<64x256xf32, wgmma_acc>, f32`
+  }];
+  let arguments = (ins Tile_EpilogueOpAttr:$kind, Tile_AnyFrag:$lhs, AnyType:$rhs);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat =
+      "$kind $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+  let hasVerifier = 1;
+}
+
+def Tile_FragStoreOp : Tile_Op<"frag.store"> {
+  let summary = "each thread stores its fragment elements into a shared tile";
+  let description = [{
+    The leading indices select the tile; the last index is the first row.
+    The swizzle of the buffer is applied.
+    `tile.frag.store %h, %d[%row] : !tile.frag<64x256xbf16, wgmma_acc>, !tile.smem<128x256xbf16, swizzle_128b>`
+  }];
+  let arguments = (ins Tile_AnyFrag:$value, Tile_AnySmem:$dst,
+                       Variadic<I32>:$indices);
+  let assemblyFormat =
+      "$value `,` $dst `[` $indices `]` attr-dict `:` type($value) `,` type($dst)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronisation
+//===----------------------------------------------------------------------===//
+
+def Tile_SyncOp : Tile_Op<"sync"> {
+  let summary = "a CTA, cluster or warpgroup barrier";
+  let description = [{
+    A warpgroup sync waits for the 128 threads of the calling warpgroup; its
+    named-barrier id is assigned by tile-assign-named-barriers.
+    `tile.sync warpgroup`
+  }];
+  let arguments = (ins Tile_SyncScopeAttr:$scope, OptionalAttr<I64Attr>:$barrier_id);
+  let assemblyFormat = "$scope attr-dict";
+}
+
+def Tile_FenceOp : Tile_Op<"fence"> {
+  let summary = "a memory-ordering fence";
+  let description = [{
+    `proxy_async` makes this thread's generic shared-memory writes visible to
+    TMA and the tensor cores. `tile.fence proxy_async`
+  }];
+  let arguments = (ins Tile_FenceKindAttr:$kind);
+  let assemblyFormat = "$kind attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Tile scheduler
+//===----------------------------------------------------------------------===//
+
+def Tile_SchedNumTilesOp : Tile_Op<"sched.num_tiles", [Pure]> {
+  let summary = "the number of output tiles of an M x N problem";
+  let description = [{
+    `%n = tile.sched.num_tiles %M, %N block [128, 256]`
+  }];
+  let arguments = (ins I32:$m, I32:$n, DenseI64ArrayAttr:$block);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$m `,` $n `block` $block attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_SchedCoordsOp : Tile_Op<"sched.coords", [Pure]> {
+  let summary = "the (m, n) block indices of linear tile `tile`, grouped for L2 reuse";
+  let description = [{
+    Tiles are visited in groups of `group` block rows so that CTAs running
+    at the same time share A and B tiles in L2 (DeepGEMM's swizzled block
+    index). `%mi, %ni = tile.sched.coords %t, %M, %N block [128, 256] group 8`
+  }];
+  let arguments = (ins I32:$tile, I32:$m, I32:$n, DenseI64ArrayAttr:$block,
+                       DefaultValuedAttr<I64Attr, "1">:$group);
+  let results = (outs I32:$m_block, I32:$n_block);
+  let assemblyFormat = "$tile `,` $m `,` $n `block` $block (`group` $group^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif // TILE_OPS_TD

@@ -1,0 +1,139 @@
+//===- TileTypes.td - types and attributes of the tile dialect -*- tablegen -*-===//
+
+#ifndef TILE_TYPES_TD
+#define TILE_TYPES_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+include "TileDialect.td"
+include "TileEnums.td"
+
+class Tile_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Tile_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def Tile_GlobalType : Tile_Type<"Global", "global"> {
+  let summary = "a tensor in global memory, passed to the kernel";
+  let description = [{
+    A row-major tensor in global memory; dimensions are static or `?`
+    (known at launch). Example: `!tile.global<?x4096xbf16>`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` custom<ShapeAndType>($shape, $elementType) `>`";
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getShape().size(); }
+    bool isDynamicDim(unsigned i) const {
+      return ::mlir::ShapedType::isDynamic(getShape()[i]);
+    }
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Tile_SmemType : Tile_Type<"Smem", "smem"> {
+  let summary = "a buffer in shared memory with a swizzled layout";
+  let description = [{
+    A row-major buffer in shared memory. The two innermost dimensions form a
+    tile; with a swizzle the tile is stored as column blocks of the swizzle
+    span (128B swizzle: 64 bf16 columns), each block contiguous, rows of the
+    span's width, 16-byte chunks XOR-permuted within each 8-row group, as TMA
+    writes them and wgmma/tcgen05 descriptors expect.
+    Example: `!tile.smem<4x128x64xbf16, swizzle_128b>`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        "::mlir::tile::Swizzle":$swizzle);
+  let assemblyFormat =
+      "`<` custom<ShapeAndType>($shape, $elementType) `,` $swizzle `>`";
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getShape().size(); }
+    /// Bytes of one element.
+    int64_t getElementBytes() const;
+    /// Bytes of the whole buffer.
+    int64_t getSizeInBytes() const;
+    /// Bytes of one innermost tile (the two innermost dimensions).
+    int64_t getTileBytes() const;
+    /// The alignment the swizzle needs (1024 for 128B) or 128.
+    int64_t getAlignment() const;
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Tile_TmemType : Tile_Type<"Tmem", "tmem"> {
+  let summary = "a buffer in tensor memory (sm_100)";
+  let description = [{
+    Tensor memory: 128 lanes x up to 512 columns of 32-bit cells per SM.
+    Example: `!tile.tmem<128x512xf32>`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` custom<ShapeAndType>($shape, $elementType) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_BarrierType : Tile_Type<"Barrier", "barrier"> {
+  let summary = "an array of mbarriers";
+  let description = [{
+    `depth` mbarriers in shared memory, of one kind: `tma` (completed by an
+    arrive with expected transaction bytes plus the TMA bytes), `mma`
+    (completed by tcgen05.commit or the MMA consumers) or `threads` (n
+    arrivals). A `remote` barrier is a view onto a peer CTA's barrier in the
+    cluster. Example: `!tile.barrier<tma, 4>`.
+  }];
+  let parameters = (ins "::mlir::tile::BarrierKind":$kind,
+                        "int64_t":$depth,
+                        DefaultValuedParameter<"bool", "false">:$remote);
+  let assemblyFormat = "`<` $kind `,` $depth (`,` `remote` $remote^)? `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_PipelineType : Tile_Type<"Pipeline", "pipeline"> {
+  let summary = "the (stage, phase) state of a ring of `depth` buffers";
+  let description = [{
+    Advancing wraps the stage at `depth` and flips the phase.
+    Example: `!tile.pipeline<4>`.
+  }];
+  let parameters = (ins "int64_t":$depth);
+  let assemblyFormat = "`<` $depth `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_FragType : Tile_Type<"Frag", "frag"> {
+  let summary = "a register fragment distributed over the threads of a warpgroup";
+  let description = [{
+    A `rows x cols` tile held in registers by the 128 threads of a warpgroup,
+    laid out as `layout` says. Example: `!tile.frag<64x256xf32, wgmma_acc>`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        "::mlir::tile::FragLayout":$layout);
+  let assemblyFormat =
+      "`<` custom<ShapeAndType>($shape, $elementType) `,` $layout `>`";
+  let extraClassDeclaration = [{
+    /// Elements each thread of the warpgroup holds.
+    int64_t getElementsPerThread() const;
+  }];
+  let genVerifyDecl = 1;
+}
+
+class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Tile_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Tile_GridAxisAttr : Tile_Attr<"GridAxis", "grid_axis"> {
+  let summary = "one axis of a fixed launch grid";
+  let description = [{
+    Either a constant (`#tile.grid_axis<4>`) or the number of tiles along a
+    tensor dimension: `#tile.grid_axis<ceildiv(arg 0, dim 1, 128)>` is
+    ceildiv(dim 1 of kernel argument 0, 128).
+  }];
+  let parameters = (ins "int64_t":$arg, "int64_t":$dim, "int64_t":$tile);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    bool isConstant() const { return getArg() < 0; }
+  }];
+}
+
+#endif // TILE_TYPES_TD
