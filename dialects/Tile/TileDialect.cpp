@@ -232,6 +232,39 @@ LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
 // BarrierType, PipelineType
 //===----------------------------------------------------------------------===//
 
+// `<tma, 4>` or `<tma, 4, remote>`: the flag marks a view onto a peer CTA.
+Type BarrierType::parse(AsmParser &parser) {
+  std::string kindName;
+  int64_t depth = 0;
+  bool remote = false;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeywordOrString(&kindName) ||
+      parser.parseComma() || parser.parseInteger(depth))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("remote"))
+      return {};
+    remote = true;
+  }
+  if (parser.parseGreater())
+    return {};
+  std::optional<BarrierKind> kind = symbolizeBarrierKind(kindName);
+  if (!kind) {
+    parser.emitError(loc, "unknown barrier kind '")
+        << kindName << "' (expected tma, mma or threads)";
+    return {};
+  }
+  return parser.getChecked<BarrierType>(loc, parser.getContext(), *kind, depth,
+                                        remote);
+}
+
+void BarrierType::print(AsmPrinter &printer) const {
+  printer << '<' << stringifyBarrierKind(getKind()) << ", " << getDepth();
+  if (getRemote())
+    printer << ", remote";
+  printer << '>';
+}
+
 LogicalResult BarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   BarrierKind kind, int64_t depth,
                                   bool remote) {

@@ -74,13 +74,14 @@ def Tile_IdKind : I32EnumAttr<"IdKind", "a thread or block identity", [
     I32EnumAttrCase<"warp_in_warpgroup", 6>,    // warp index in its warpgroup
     I32EnumAttrCase<"lane", 7>,                 // lane index in its warp
     I32EnumAttrCase<"thread_in_warpgroup", 8>,  // thread index in its warpgroup
-    I32EnumAttrCase<"thread", 9>]> {            // thread index in the CTA
+    I32EnumAttrCase<"thread", 9>,               // thread index in the CTA
+    I32EnumAttrCase<"cta_x", 10>,               // CTA index along grid x
+    I32EnumAttrCase<"cta_y", 11>,               // CTA index along grid y
+    I32EnumAttrCase<"cta_z", 12>]> {            // CTA index along grid z
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
-def Tile_IdKindAttr : EnumAttr<Tile_Dialect, Tile_IdKind, "id_kind"> {
-  let assemblyFormat = "`<` $value `>`";
-}
+def Tile_IdKindAttr : EnumAttr<Tile_Dialect, Tile_IdKind, "id_kind">;
 
 def Tile_SyncScope : I32EnumAttr<"SyncScope", "the threads a sync waits for", [
     I32EnumAttrCase<"cta", 0>,
@@ -89,9 +90,16 @@ def Tile_SyncScope : I32EnumAttr<"SyncScope", "the threads a sync waits for", [
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
-def Tile_SyncScopeAttr : EnumAttr<Tile_Dialect, Tile_SyncScope, "sync_scope"> {
-  let assemblyFormat = "`<` $value `>`";
+def Tile_SyncScopeAttr : EnumAttr<Tile_Dialect, Tile_SyncScope, "sync_scope">;
+
+def Tile_ThreadScope : I32EnumAttr<"ThreadScope", "a group of threads", [
+    I32EnumAttrCase<"warp", 0>,
+    I32EnumAttrCase<"warpgroup", 1>,
+    I32EnumAttrCase<"cta", 2>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
 }
+def Tile_ThreadScopeAttr : EnumAttr<Tile_Dialect, Tile_ThreadScope, "thread_scope">;
 
 def Tile_FenceKind : I32EnumAttr<"FenceKind", "a memory fence", [
     // generic-proxy shared-memory writes made visible to TMA / tensor cores
@@ -102,9 +110,7 @@ def Tile_FenceKind : I32EnumAttr<"FenceKind", "a memory fence", [
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
-def Tile_FenceKindAttr : EnumAttr<Tile_Dialect, Tile_FenceKind, "fence_kind"> {
-  let assemblyFormat = "`<` $value `>`";
-}
+def Tile_FenceKindAttr : EnumAttr<Tile_Dialect, Tile_FenceKind, "fence_kind">;
 
 def Tile_GridPolicy : I32EnumAttr<"GridPolicy", "how the launch grid is chosen", [
     I32EnumAttrCase<"fixed", 0>,
@@ -124,8 +130,6 @@ def Tile_EpilogueOp : I32EnumAttr<"EpilogueOp", "elementwise epilogue math", [
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
-def Tile_EpilogueOpAttr : EnumAttr<Tile_Dialect, Tile_EpilogueOp, "epilogue_op"> {
-  let assemblyFormat = "`<` $value `>`";
-}
+def Tile_EpilogueOpAttr : EnumAttr<Tile_Dialect, Tile_EpilogueOp, "epilogue_op">;
 
 #endif // TILE_ENUMS_TD

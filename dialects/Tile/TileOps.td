@@ -115,6 +115,24 @@ def Tile_RoleOp : Tile_Op<"role", [
   let hasVerifier = 1;
 }
 
+def Tile_SingleThreadOp : Tile_Op<"single_thread", [SingleBlock, NoTerminator]> {
+  let summary = "run the body on one thread of each warp, warpgroup or CTA";
+  let description = [{
+    `warp` elects one lane (elect.sync); `warpgroup` and `cta` run the body on
+    the first thread of the warpgroup or CTA. Every thread of the scope must
+    reach the op.
+
+    ```mlir
+    tile.single_thread warpgroup {
+      tile.copy_async %D[%m, %n], %d[%wg] : ...
+    }
+    ```
+  }];
+  let arguments = (ins Tile_ThreadScopeAttr:$scope);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$scope attr-dict-with-keyword $body";
+}
+
 //===----------------------------------------------------------------------===//
 // Identity and shapes
 //===----------------------------------------------------------------------===//
@@ -376,14 +394,14 @@ def Tile_GemmCommitOp : Tile_Op<"gemm_commit", [AttrSizedOperandSegments]> {
     sm_90a: wgmma.commit_group. sm_100a: tcgen05.commit arrives on
     `barrier[index]` once the MMAs are done; with cta_group 2 the arrival is
     multicast to the CTAs in `cta_mask`.
-    `tile.gemm_commit %empty[%s] cta_mask 3 {cta_group = 2 : i64} : !tile.barrier<mma, 4>`
+    `tile.gemm_commit barrier %empty[%s] cta_mask 3 {cta_group = 2 : i64} : !tile.barrier<mma, 4>`
   }];
   let arguments = (ins Optional<Tile_AnyBarrier>:$barrier,
                        Optional<I32>:$index,
                        OptionalAttr<I64Attr>:$cta_mask,
                        DefaultValuedAttr<I64Attr, "1">:$cta_group);
   let assemblyFormat = [{
-    ($barrier^ `[` $index `]`)? (`cta_mask` $cta_mask^)? attr-dict (`:` type($barrier)^)?
+    (`barrier` $barrier^ `[` $index `]`)? (`cta_mask` $cta_mask^)? attr-dict (`:` type($barrier)^)?
   }];
   let hasVerifier = 1;
 }

@@ -84,7 +84,7 @@ def Tile_BarrierType : Tile_Type<"Barrier", "barrier"> {
   let parameters = (ins "::mlir::tile::BarrierKind":$kind,
                         "int64_t":$depth,
                         DefaultValuedParameter<"bool", "false">:$remote);
-  let assemblyFormat = "`<` $kind `,` $depth (`,` `remote` $remote^)? `>`";
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 

@@ -1,0 +1,132 @@
+//===- Swizzle.cpp - Shared-memory swizzle modes and tile layout ----------===//
+//
+// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Support/Swizzle.h"
+
+namespace tilec {
+
+namespace {
+/// The B of CUTLASS Swizzle<B,4,3>: number of row bits XORed into the chunk.
+uint32_t swizzleBits(Swizzle S) {
+  switch (S) {
+  case Swizzle::None:
+    return 0;
+  case Swizzle::B32:
+    return 1;
+  case Swizzle::B64:
+    return 2;
+  case Swizzle::B128:
+    return 3;
+  }
+  return 0;
+}
+} // namespace
+
+const char *swizzleName(Swizzle S) {
+  switch (S) {
+  case Swizzle::None:
+    return "none";
+  case Swizzle::B32:
+    return "32B";
+  case Swizzle::B64:
+    return "64B";
+  case Swizzle::B128:
+    return "128B";
+  }
+  return "invalid";
+}
+
+uint32_t swizzleSpanBytes(Swizzle S) {
+  return S == Swizzle::None ? 0 : 16u << swizzleBits(S);
+}
+
+uint32_t swizzleRepeatBytes(Swizzle S) { return 8 * swizzleSpanBytes(S); }
+
+uint32_t swizzleAlignmentBytes(Swizzle S) {
+  return S == Swizzle::None ? 128 : swizzleRepeatBytes(S);
+}
+
+uint32_t swizzleAtomBytes(Swizzle S) {
+  return S == Swizzle::None ? 16 : swizzleSpanBytes(S);
+}
+
+uint32_t swizzleByteOffset(Swizzle S, uint32_t Offset) {
+  // Swizzle<B,4,3>: the B bits starting at bit 4+3=7 select the row within the
+  // repeat; they are XORed into the B bits starting at bit 4 (16-byte chunk).
+  uint32_t Bits = swizzleBits(S);
+  uint32_t ChunkMask = ((1u << Bits) - 1) << 4;
+  return Offset ^ ((Offset >> 3) & ChunkMask);
+}
+
+uint32_t swizzledRowMajorOffset(Swizzle S, uint32_t RowBytes, uint32_t Row,
+                                uint32_t ColByte) {
+  return swizzleByteOffset(S, Row * RowBytes + ColByte);
+}
+
+Outcome<SmemTileLayout> makeSmemTileLayout(uint32_t Rows, uint32_t Cols,
+                                           uint32_t ElemBytes, Swizzle S,
+                                           NoSwizzleLayout NoSwizzle) {
+  using Result = Outcome<SmemTileLayout>;
+  if (Rows == 0 || Cols == 0)
+    return Result::failure(formatMessage("tile shape ", Rows, "x", Cols,
+                                         " has an empty dimension"));
+  if (ElemBytes != 1 && ElemBytes != 2 && ElemBytes != 4 && ElemBytes != 8)
+    return Result::failure(formatMessage("element size of ", ElemBytes,
+                                         " bytes is not 1, 2, 4 or 8"));
+  uint64_t RowBytes = uint64_t(Cols) * ElemBytes;
+  if (RowBytes * Rows > UINT32_MAX)
+    return Result::failure(formatMessage("tile ", Rows, "x", Cols, " of ",
+                                         ElemBytes,
+                                         "-byte elements is too large"));
+  if (RowBytes % 16 != 0)
+    return Result::failure(formatMessage(
+        "tile rows of ", RowBytes, " bytes (", Cols, " elements of ", ElemBytes,
+        " bytes) are not a multiple of 16 bytes"));
+
+  SmemTileLayout L;
+  L.Rows = Rows;
+  L.Cols = Cols;
+  L.ElemBytes = ElemBytes;
+  L.Swz = S;
+  if (S != Swizzle::None) {
+    uint32_t Span = swizzleSpanBytes(S);
+    if (RowBytes % Span != 0)
+      return Result::failure(formatMessage(
+          "tile rows of ", RowBytes, " bytes are not a multiple of the ",
+          swizzleName(S), " swizzle span (", Span, " bytes)"));
+    if (Rows % 8 != 0)
+      return Result::failure(formatMessage(
+          "swizzled tile needs a multiple of 8 rows, got ", Rows));
+    L.BlockBytes = Span;
+    return L;
+  }
+  if (NoSwizzle == NoSwizzleLayout::RowMajor) {
+    L.BlockBytes = uint32_t(RowBytes);
+    return L;
+  }
+  if (Rows % 8 != 0)
+    return Result::failure(formatMessage(
+        "interleaved no-swizzle tile needs a multiple of 8 rows, got ", Rows));
+  L.BlockBytes = 16;
+  return L;
+}
+
+uint32_t logicalByteOffset(const SmemTileLayout &L, uint32_t Row,
+                           uint32_t ColByte) {
+  uint32_t Block = ColByte / L.BlockBytes;
+  uint32_t InBlock = ColByte % L.BlockBytes;
+  return Block * L.blockSizeBytes() + Row * L.BlockBytes + InBlock;
+}
+
+uint32_t physicalByteOffset(const SmemTileLayout &L, uint32_t Row,
+                            uint32_t ColByte) {
+  // Blocks start on repeat boundaries (Rows is a multiple of 8 for swizzled
+  // layouts), so swizzling the whole-tile offset equals swizzling inside the
+  // block.
+  return swizzleByteOffset(L.Swz, logicalByteOffset(L, Row, ColByte));
+}
+
+} // namespace tilec

@@ -1,0 +1,61 @@
+//===- TmaBoxes.cpp - TMA box planning for shared-memory tiles ------------===//
+//
+// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Support/TmaBoxes.h"
+
+namespace tilec {
+
+namespace {
+/// Alignment cp.async.bulk.tensor needs for its shared-memory destination.
+constexpr uint32_t TmaSmemAlignment = 128;
+} // namespace
+
+Outcome<TmaBoxPlan> planTmaBoxes(const SmemTileLayout &L) {
+  using Result = Outcome<TmaBoxPlan>;
+  uint32_t BoxCols = L.blockCols();
+  if (BoxCols > MaxTmaBoxDim)
+    return Result::failure(formatMessage(
+        "row-major tile rows of ", L.Cols,
+        " elements exceed the 256-element tma box limit; use a swizzled or "
+        "interleaved layout"));
+
+  // A chunk of a swizzled block must start on a swizzle repeat (8 rows). For
+  // the interleaved layout (16-byte rows) the 128-byte alignment below
+  // already means 8 rows, one core matrix.
+  uint32_t RowGranule = L.Swz == Swizzle::None ? 1 : 8;
+  uint32_t BoxRows = 0;
+  for (uint32_t Rows = L.Rows < MaxTmaBoxDim ? L.Rows : MaxTmaBoxDim; Rows > 0;
+       --Rows) {
+    if (L.Rows % Rows == 0 && Rows % RowGranule == 0 &&
+        (Rows * L.BlockBytes) % TmaSmemAlignment == 0) {
+      BoxRows = Rows;
+      break;
+    }
+  }
+  if (BoxRows == 0)
+    return Result::failure(formatMessage(
+        "no box height of at most 256 rows divides the ", L.Rows,
+        " rows of the tile with ", TmaSmemAlignment,
+        "-byte-aligned destinations (rows of ", L.BlockBytes, " bytes)"));
+
+  TmaBoxPlan Plan;
+  Plan.BoxCols = BoxCols;
+  Plan.BoxRows = BoxRows;
+  Plan.BoxBytes = BoxRows * L.BlockBytes;
+  Plan.TotalBytes = L.totalBytes();
+  for (uint32_t Block = 0; Block < L.numBlocks(); ++Block) {
+    for (uint32_t Row = 0; Row < L.Rows; Row += BoxRows) {
+      TmaBox Box;
+      Box.ColOffset = Block * BoxCols;
+      Box.RowOffset = Row;
+      Box.SmemOffset = logicalByteOffset(L, Row, Block * L.BlockBytes);
+      Plan.Boxes.push_back(Box);
+    }
+  }
+  return Plan;
+}
+
+} // namespace tilec

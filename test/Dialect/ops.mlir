@@ -1,0 +1,168 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
+// Round trip of every tile op: print, parse again, same IR.
+
+// CHECK-LABEL: tile.kernel @hopper_ws_gemm
+// CHECK-SAME: (%{{.*}}: !tile.global<?x?xbf16>, %{{.*}}: !tile.global<?x?xbf16>, %{{.*}}: !tile.global<?x?xbf16>)
+// CHECK-SAME: grid = #tile.grid_policy<persistent>
+// CHECK-SAME: target = "sm_90a"
+tile.kernel @hopper_ws_gemm(%A: !tile.global<?x?xbf16>, %B: !tile.global<?x?xbf16>,
+                            %D: !tile.global<?x?xbf16>)
+    attributes {target = "sm_90a", warpgroups = 3 : i64,
+                grid = #tile.grid_policy<persistent>} {
+  // CHECK: %[[A_S:.*]] = tile.smem_alloc : !tile.smem<4x128x64xbf16, swizzle_128b>
+  %a = tile.smem_alloc : !tile.smem<4x128x64xbf16, swizzle_128b>
+  // CHECK: tile.smem_alloc : !tile.smem<4x256x64xbf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<4x256x64xbf16, swizzle_128b>
+  // CHECK: tile.smem_alloc : !tile.smem<2x64x256xbf16, swizzle_128b>
+  %d = tile.smem_alloc : !tile.smem<2x64x256xbf16, swizzle_128b>
+  // CHECK: tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 4>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 4>
+  // CHECK: tile.barrier_alloc arrivals 256 : !tile.barrier<threads, 4>
+  %empty = tile.barrier_alloc arrivals 256 : !tile.barrier<threads, 4>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  // CHECK: tile.dim %{{.*}}[0] : !tile.global<?x?xbf16>
+  %M = tile.dim %A[0] : !tile.global<?x?xbf16>
+  %N = tile.dim %B[0] : !tile.global<?x?xbf16>
+  %K = tile.dim %A[1] : !tile.global<?x?xbf16>
+  %ktiles = arith.ceildivsi %K, %c64 : i32
+  // CHECK: tile.sched.num_tiles %{{.*}}, %{{.*}} block [128, 256]
+  %ntiles = tile.sched.num_tiles %M, %N block [128, 256]
+  // CHECK: tile.id cta
+  %first = tile.id cta
+  // CHECK: tile.id num_ctas
+  %step = tile.id num_ctas
+
+  // CHECK: tile.role "producer" warpgroups [2] warps [0] single_thread max_regs 40 {
+  tile.role "producer" warpgroups [2] warps [0] single_thread max_regs 40 {
+    // CHECK: tile.pipeline.init phase 1 : !tile.pipeline<4>
+    %ps0 = tile.pipeline.init phase 1 : !tile.pipeline<4>
+    %r = scf.for %t = %first to %ntiles step %step iter_args(%ps1 = %ps0) -> (!tile.pipeline<4>) : i32 {
+      // CHECK: tile.sched.coords %{{.*}}, %{{.*}}, %{{.*}} block [128, 256] group 8
+      %mi, %ni = tile.sched.coords %t, %M, %N block [128, 256] group 8
+      %c128 = arith.constant 128 : i32
+      %c256 = arith.constant 256 : i32
+      %m0 = arith.muli %mi, %c128 : i32
+      %n0 = arith.muli %ni, %c256 : i32
+      %r2 = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%ps = %ps1) -> (!tile.pipeline<4>) : i32 {
+        // CHECK: tile.pipeline.stage %{{.*}} : !tile.pipeline<4>
+        %s = tile.pipeline.stage %ps : !tile.pipeline<4>
+        // CHECK: tile.pipeline.phase %{{.*}} : !tile.pipeline<4>
+        %ph = tile.pipeline.phase %ps : !tile.pipeline<4>
+        // CHECK: tile.barrier.wait %{{.*}}[%{{.*}}], %{{.*}} : !tile.barrier<threads, 4>
+        tile.barrier.wait %empty[%s], %ph : !tile.barrier<threads, 4>
+        %k0 = arith.muli %kt, %c64 : i32
+        // CHECK: tile.copy_async %[[A_S]][%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}] barrier %{{.*}}[%{{.*}}] : !tile.smem<4x128x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 4>
+        tile.copy_async %a[%s], %A[%m0, %k0] barrier %full[%s]
+            : !tile.smem<4x128x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 4>
+        tile.copy_async %b[%s], %B[%n0, %k0] barrier %full[%s] {dispatch = #tile.copy_dispatch<tma>}
+            : !tile.smem<4x256x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 4>
+        // CHECK: tile.barrier.arrive %{{.*}}[%{{.*}}] expect_tx 49152 : !tile.barrier<tma, 4>
+        tile.barrier.arrive %full[%s] expect_tx 49152 : !tile.barrier<tma, 4>
+        // CHECK: tile.pipeline.advance %{{.*}} : !tile.pipeline<4>
+        %next = tile.pipeline.advance %ps : !tile.pipeline<4>
+        scf.yield %next : !tile.pipeline<4>
+      }
+      scf.yield %r2 : !tile.pipeline<4>
+    }
+  }
+
+  // CHECK: tile.role "consumer" warpgroups [0, 1] max_regs 232 {
+  tile.role "consumer" warpgroups [0, 1] max_regs 232 {
+    %wg = tile.id warpgroup
+    %row = arith.muli %wg, %c64 : i32
+    %ps0 = tile.pipeline.init phase 0 : !tile.pipeline<4>
+    %r = scf.for %t = %first to %ntiles step %step iter_args(%ps1 = %ps0) -> (!tile.pipeline<4>) : i32 {
+      %mi, %ni = tile.sched.coords %t, %M, %N block [128, 256] group 8
+      // CHECK: tile.frag.zero : !tile.frag<64x256xf32, wgmma_acc>
+      %acc0 = tile.frag.zero : !tile.frag<64x256xf32, wgmma_acc>
+      %acc, %ps2 = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%acc_i = %acc0, %ps = %ps1)
+          -> (!tile.frag<64x256xf32, wgmma_acc>, !tile.pipeline<4>) : i32 {
+        %s = tile.pipeline.stage %ps : !tile.pipeline<4>
+        %ph = tile.pipeline.phase %ps : !tile.pipeline<4>
+        tile.barrier.wait %full[%s], %ph : !tile.barrier<tma, 4>
+        // CHECK: tile.gemm_async %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}] {dispatch = #tile.gemm_dispatch<wgmma>} : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<4x128x64xbf16, swizzle_128b>, !tile.smem<4x256x64xbf16, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
+        %acc1 = tile.gemm_async %acc_i, %a[%s, %row], %b[%s, %c0] {dispatch = #tile.gemm_dispatch<wgmma>}
+            : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<4x128x64xbf16, swizzle_128b>,
+              !tile.smem<4x256x64xbf16, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
+        // CHECK: tile.gemm_commit
+        tile.gemm_commit
+        // CHECK: tile.gemm_wait %{{.*}} pending 0 : !tile.frag<64x256xf32, wgmma_acc>
+        %acc2 = tile.gemm_wait %acc1 pending 0 : !tile.frag<64x256xf32, wgmma_acc>
+        tile.barrier.arrive %empty[%s] : !tile.barrier<threads, 4>
+        %next = tile.pipeline.advance %ps : !tile.pipeline<4>
+        scf.yield %acc2, %next : !tile.frag<64x256xf32, wgmma_acc>, !tile.pipeline<4>
+      }
+      %alpha = arith.constant 1.0 : f32
+      // CHECK: tile.frag.elementwise mul %{{.*}}, %{{.*}} : !tile.frag<64x256xf32, wgmma_acc>, f32
+      %scaled = tile.frag.elementwise mul %acc, %alpha : !tile.frag<64x256xf32, wgmma_acc>, f32
+      // CHECK: tile.frag.cast %{{.*}} : !tile.frag<64x256xf32, wgmma_acc> -> !tile.frag<64x256xbf16, wgmma_acc>
+      %h = tile.frag.cast %scaled : !tile.frag<64x256xf32, wgmma_acc> -> !tile.frag<64x256xbf16, wgmma_acc>
+      // CHECK: tile.single_thread warpgroup {
+      tile.single_thread warpgroup {
+        // CHECK: tile.bulk_wait 0 read
+        tile.bulk_wait 0 read
+      }
+      // CHECK: tile.sync warpgroup
+      tile.sync warpgroup
+      // CHECK: tile.frag.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : !tile.frag<64x256xbf16, wgmma_acc>, !tile.smem<2x64x256xbf16, swizzle_128b>
+      tile.frag.store %h, %d[%wg, %c0] : !tile.frag<64x256xbf16, wgmma_acc>, !tile.smem<2x64x256xbf16, swizzle_128b>
+      // CHECK: tile.fence proxy_async
+      tile.fence proxy_async
+      tile.sync warpgroup
+      %c128 = arith.constant 128 : i32
+      %c256 = arith.constant 256 : i32
+      %m0 = arith.muli %mi, %c128 : i32
+      %m1 = arith.addi %m0, %row : i32
+      %n0 = arith.muli %ni, %c256 : i32
+      tile.single_thread warpgroup {
+        // CHECK: tile.copy_async %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] : !tile.global<?x?xbf16>, !tile.smem<2x64x256xbf16, swizzle_128b>
+        tile.copy_async %D[%m1, %n0], %d[%wg] : !tile.global<?x?xbf16>, !tile.smem<2x64x256xbf16, swizzle_128b>
+        // CHECK: tile.bulk_commit
+        tile.bulk_commit
+      }
+      scf.yield %ps2 : !tile.pipeline<4>
+    }
+  }
+}
+
+// CHECK-LABEL: tile.kernel @blackwell_pieces
+// CHECK-SAME: cluster = array<i64: 2, 1, 1>
+tile.kernel @blackwell_pieces(%A: !tile.global<4096x4096xf16>, %B: !tile.global<4096x4096xf16>)
+    attributes {target = "sm_100a", warpgroups = 2 : i64, cluster = array<i64: 2, 1, 1>,
+                grid = #tile.grid_policy<fixed>,
+                grid_axes = [#tile.grid_axis<ceildiv(arg 1, dim 0, 128)>, #tile.grid_axis<32>, #tile.grid_axis<1>]} {
+  // CHECK: grid_axes = [#tile.grid_axis<ceildiv(arg 1, dim 0, 128)>, #tile.grid_axis<32>, #tile.grid_axis<1>]
+  // CHECK: tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
+  %tmem = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
+  %a = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 4>
+  %empty = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 4>
+  // CHECK: tile.barrier.remote_view %{{.*}} cta 0 : !tile.barrier<tma, 4> -> !tile.barrier<tma, 4, remote>
+  %full0 = tile.barrier.remote_view %full cta 0 : !tile.barrier<tma, 4> -> !tile.barrier<tma, 4, remote>
+  %c0 = arith.constant 0 : i32
+  %true = arith.constant true
+  tile.role "mma" warpgroups [1] warps [0] single_thread {
+    // CHECK: tile.copy_async {{.*}} {cta_group = 2 : i64, multicast = 3 : i64}
+    tile.copy_async %a[%c0], %A[%c0, %c0] barrier %full0[%c0] {cta_group = 2 : i64, multicast = 3 : i64}
+        : !tile.smem<4x128x64xf16, swizzle_128b>, !tile.global<4096x4096xf16>, !tile.barrier<tma, 4, remote>
+    // CHECK: tile.gemm_async %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}] accumulate(%{{.*}}) {cta_group = 2 : i64, dispatch = #tile.gemm_dispatch<tcgen05>} : !tile.tmem<128x512xf32>
+    tile.gemm_async %tmem[%c0], %a[%c0, %c0], %b[%c0, %c0] accumulate(%true) {cta_group = 2 : i64, dispatch = #tile.gemm_dispatch<tcgen05>}
+        : !tile.tmem<128x512xf32>, !tile.smem<4x128x64xf16, swizzle_128b>, !tile.smem<4x128x64xf16, swizzle_128b>
+    // CHECK: tile.gemm_commit barrier %{{.*}}[%{{.*}}] cta_mask 3 {cta_group = 2 : i64} : !tile.barrier<mma, 4>
+    tile.gemm_commit barrier %empty[%c0] cta_mask 3 {cta_group = 2 : i64} : !tile.barrier<mma, 4>
+  }
+  tile.role "writeback" warpgroups [0] {
+    // CHECK: tile.tmem_load %{{.*}}[%{{.*}}] : !tile.tmem<128x512xf32> -> !tile.frag<128x64xf32, row_per_thread>
+    %r = tile.tmem_load %tmem[%c0] : !tile.tmem<128x512xf32> -> !tile.frag<128x64xf32, row_per_thread>
+    // CHECK: tile.tmem_wait %{{.*}} : !tile.frag<128x64xf32, row_per_thread>
+    %r2 = tile.tmem_wait %r : !tile.frag<128x64xf32, row_per_thread>
+    // CHECK: tile.fence tcgen05_after_sync
+    tile.fence tcgen05_after_sync
+    // CHECK: tile.sync cluster
+    tile.sync cluster
+  }
+}
