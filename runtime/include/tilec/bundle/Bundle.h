@@ -1,0 +1,246 @@
+//===- Bundle.h - tilec bundle: metadata model, reader and writer -*- C++ -*-=//
+//
+// The contract between the tilec compiler and the runtime. The compiler fills
+// a Bundle and writes it; the runtime reads it back and launches its kernels.
+// Depends on the C++17 standard library only (no CUDA, no MLIR), so both
+// sides link it. The format is documented and versioned in docs/bundle.md.
+//
+// Nothing here throws or asserts on bad input: every reader returns false and
+// a message that says what is wrong and where.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_BUNDLE_BUNDLE_H
+#define TILEC_BUNDLE_BUNDLE_H
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilec::bundle {
+
+/// Version of the binary container (the header and section table).
+constexpr uint32_t kContainerVersion = 1;
+/// Version of the metadata JSON schema ("version" key).
+constexpr uint32_t kMetadataVersion = 1;
+/// Most dimensions a tensor argument may have (TMA allows 5; pointers more).
+constexpr unsigned kMaxRank = 8;
+/// Most dimensions a tensor map may have (cuTensorMapEncodeTiled's limit).
+constexpr unsigned kMaxTensorMapRank = 5;
+/// Marks a tensor dimension whose size is only known at launch.
+constexpr int64_t kDynamic = -1;
+
+/// Element types. The numeric values are part of the C API (tilec_dtype) and
+/// must not change; add new types at the end.
+enum class DType : uint8_t {
+  F16 = 0,
+  BF16 = 1,
+  F32 = 2,
+  F64 = 3,
+  TF32 = 4,
+  I8 = 5,
+  U8 = 6,
+  I16 = 7,
+  U16 = 8,
+  I32 = 9,
+  U32 = 10,
+  I64 = 11,
+  U64 = 12,
+  E4M3 = 13,
+  E5M2 = 14,
+  E8M0 = 15,
+};
+constexpr unsigned kNumDTypes = 16;
+
+/// The metadata spelling: "f16", "bf16", ..., "e4m3".
+std::string_view toString(DType dtype);
+std::optional<DType> parseDType(std::string_view text);
+/// Size of one element in bytes.
+unsigned byteSize(DType dtype);
+bool isFloat(DType dtype);
+bool isSignedInteger(DType dtype);
+
+/// One argument the user passes at launch: a tensor or a scalar.
+struct Argument {
+  enum class Kind : uint8_t { Tensor, Scalar };
+  Kind kind = Kind::Tensor;
+  std::string name;
+  DType dtype = DType::F32;
+  /// Tensors only: sizes, outermost first; kDynamic where the spec left the
+  /// size to run time. The rank is shape.size().
+  std::vector<int64_t> shape;
+
+  bool isTensor() const { return kind == Kind::Tensor; }
+};
+
+/// Shared-memory swizzle of a tensor map; the value is the span in bytes.
+enum class Swizzle : uint8_t { None = 0, B32 = 32, B64 = 64, B128 = 128 };
+/// What a TMA load writes for out-of-bounds elements.
+enum class OobFill : uint8_t { Zero, NaN };
+/// L2 sector promotion of TMA loads.
+enum class L2Promotion : uint8_t { None, B64, B128, B256 };
+
+/// How a tensor map parameter is built from its tensor argument.
+struct TensorMapSpec {
+  /// Box (the tile one TMA instruction moves), outermost first; one entry per
+  /// tensor dimension.
+  std::vector<uint32_t> box;
+  /// Traversal strides, outermost first; empty means all 1.
+  std::vector<uint32_t> elementStrides;
+  Swizzle swizzle = Swizzle::None;
+  OobFill oobFill = OobFill::Zero;
+  L2Promotion l2Promotion = L2Promotion::None;
+};
+
+/// One kernel parameter, in PTX order.
+struct Param {
+  enum class Kind : uint8_t {
+    /// CUtensorMap by value: `.param .align 64 .b8 name[128]`.
+    TensorMap,
+    /// The tensor's device address: `.param .u64`.
+    Pointer,
+    /// Size of dimension `dim` of tensor `arg`: `.param .u32` (checked to fit
+    /// in a signed 32-bit integer).
+    Dim,
+    /// Stride in elements of dimension `dim` of tensor `arg`: `.param .u64`.
+    Stride,
+    /// Scalar argument `arg`, in its own dtype (f16/bf16 as `.b16`).
+    Scalar,
+  };
+  Kind kind = Kind::Pointer;
+  /// Index into Kernel::args.
+  uint32_t arg = 0;
+  /// Dim and Stride only: dimension index, outermost first.
+  uint32_t dim = 0;
+  /// TensorMap only.
+  TensorMapSpec tensorMap;
+};
+
+/// One grid axis of a fixed grid: a constant, or ceildiv(dim `dim` of tensor
+/// argument `arg`, `tile`).
+struct GridAxis {
+  enum class Kind : uint8_t { Constant, CeilDiv };
+  Kind kind = Kind::Constant;
+  /// Constant only.
+  uint32_t value = 1;
+  /// CeilDiv only.
+  uint32_t arg = 0;
+  uint32_t dim = 0;
+  uint32_t tile = 1;
+
+  static GridAxis constant(uint32_t value) {
+    GridAxis axis;
+    axis.value = value;
+    return axis;
+  }
+  static GridAxis ceilDiv(uint32_t arg, uint32_t dim, uint32_t tile) {
+    GridAxis axis;
+    axis.kind = Kind::CeilDiv;
+    axis.arg = arg;
+    axis.dim = dim;
+    axis.tile = tile;
+    return axis;
+  }
+};
+
+struct GridPolicy {
+  enum class Kind : uint8_t {
+    /// axes[0..2] give grid x, y, z; each is rounded up to a multiple of the
+    /// cluster shape.
+    Fixed,
+    /// One CTA per SM: grid x = (SM count / cluster size) * cluster x,
+    /// grid y, z = cluster y, z. The kernel loops over its tiles.
+    Persistent,
+  };
+  Kind kind = Kind::Fixed;
+  std::array<GridAxis, 3> axes = {GridAxis(), GridAxis(), GridAxis()};
+};
+
+struct Kernel {
+  /// The PTX entry name (as cuModuleGetFunction sees it).
+  std::string name;
+  /// What the user passes, in order.
+  std::vector<Argument> args;
+  /// What the kernel receives, in PTX order.
+  std::vector<Param> params;
+  std::array<uint32_t, 3> block = {1, 1, 1};
+  std::array<uint32_t, 3> cluster = {1, 1, 1};
+  uint32_t dynamicSharedBytes = 0;
+  GridPolicy grid;
+
+  /// Index of the argument named \p argName, or -1.
+  int findArg(std::string_view argName) const;
+};
+
+/// A compiled module: metadata plus the code. `version` is the metadata
+/// version read from a file (the writer always writes kMetadataVersion).
+struct Bundle {
+  uint32_t version = kMetadataVersion;
+  /// "sm_90a", "sm_100a", ...
+  std::string target;
+  /// Free text naming the tool that wrote the bundle, e.g. "tilec 0.1".
+  std::string producer;
+  std::vector<Kernel> kernels;
+  /// The cubin (ELF) image; may be empty when `ptx` is set.
+  std::vector<uint8_t> cubin;
+  /// PTX text; optional when `cubin` is set.
+  std::string ptx;
+
+  /// The kernel named \p kernelName, or null.
+  const Kernel *findKernel(std::string_view kernelName) const;
+};
+
+//===----------------------------------------------------------------------===//
+// Checking
+//===----------------------------------------------------------------------===//
+
+/// Checks that the metadata is self-consistent and within hardware limits
+/// (argument references, ranks, box sizes, swizzle spans, block and cluster
+/// sizes). Returns an empty string when valid, else the first problem, e.g.
+/// "kernel 'gemm': param 0 (tensor map of 'A'): box inner dimension is 96
+/// bytes, more than the 64-byte swizzle span". Code is not checked.
+std::string validate(const Bundle &bundle);
+
+//===----------------------------------------------------------------------===//
+// Metadata JSON (also used standalone beside a raw cubin or PTX file)
+//===----------------------------------------------------------------------===//
+
+/// Writes the metadata of \p bundle (everything but cubin and ptx) as JSON.
+std::string writeMetadataJson(const Bundle &bundle);
+
+/// Parses metadata JSON into \p out (cubin and ptx are left empty) and
+/// validates it. Returns false with \p error set on malformed input.
+bool parseMetadataJson(std::string_view json, Bundle &out, std::string &error);
+
+//===----------------------------------------------------------------------===//
+// Binary container
+//===----------------------------------------------------------------------===//
+
+/// The 8 bytes every bundle file starts with.
+constexpr char kMagic[8] = {'T', 'I', 'L', 'E', 'C', 'B', 'N', 'D'};
+
+/// True if \p data starts like a bundle (cheap sniffing; not validation).
+bool looksLikeBundle(const void *data, size_t size);
+
+/// Serializes \p bundle. Returns false with \p error set if the bundle does
+/// not validate or has neither cubin nor PTX.
+bool serializeBundle(const Bundle &bundle, std::vector<uint8_t> &out,
+                     std::string &error);
+bool writeBundleFile(const Bundle &bundle, const std::string &path,
+                     std::string &error);
+
+/// Parses a bundle from bytes / a file and validates its metadata.
+bool parseBundle(const void *data, size_t size, Bundle &out,
+                 std::string &error);
+bool readBundleFile(const std::string &path, Bundle &out, std::string &error);
+
+/// Reads a whole file; false with \p error ("cannot open 'x': ...") if not.
+bool readFile(const std::string &path, std::vector<uint8_t> &out,
+              std::string &error);
+
+} // namespace tilec::bundle
+
+#endif // TILEC_BUNDLE_BUNDLE_H

@@ -1,0 +1,495 @@
+//===- LaunchPlan.cpp - Argument checks and launch parameters -------------===//
+//
+// Implements buildLaunchPlan: the argument checks (dtype, rank, fixed shapes,
+// the alignment and stride rules of TMA), tensor-map requests, scalar
+// conversion and grid selection, and the Arg factories.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LaunchPlan.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+namespace tilec::rt {
+
+using bundle::Argument;
+using bundle::GridAxis;
+using bundle::GridPolicy;
+using bundle::Param;
+
+namespace {
+
+/// cuTensorMapEncodeTiled limits.
+constexpr uint64_t kMaxGlobalDim = uint64_t(1) << 32;
+constexpr uint64_t kMaxGlobalStrideBytes = uint64_t(1) << 40;
+constexpr unsigned kTmaAlignment = 16;
+/// CUDA grid limits.
+constexpr uint64_t kMaxGridX = (uint64_t(1) << 31) - 1;
+constexpr uint64_t kMaxGridYZ = 65535;
+
+std::string hexAddress(uint64_t address) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "0x%llx",
+                static_cast<unsigned long long>(address));
+  return buffer;
+}
+
+Error argError(const bundle::Kernel &kernel, size_t index,
+               const std::string &what) {
+  return Error::make(Status::InvalidArgument,
+                     describeArg(kernel, index) + ": " + what);
+}
+
+/// How the kernel's parameters use a tensor argument.
+struct TensorUse {
+  bool byTensorMap = false;
+  bool byPointer = false;
+};
+
+/// Checks a tensor argument against its declaration and the rules of every
+/// parameter built from it.
+Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
+                  TensorUse use) {
+  const Argument &decl = kernel.args[index];
+  if (arg.kind != Arg::Kind::Tensor)
+    return argError(kernel, index, "expected a tensor, got a scalar");
+  if (arg.dtype != decl.dtype)
+    return argError(kernel, index,
+                    "expected dtype " + std::string(toString(decl.dtype)) +
+                        ", got " + std::string(toString(arg.dtype)));
+  if (arg.rank != decl.shape.size())
+    return argError(kernel, index,
+                    "expected rank " + std::to_string(decl.shape.size()) +
+                        ", got " + std::to_string(arg.rank));
+  uint64_t elementBytes = bundle::byteSize(arg.dtype);
+  bool empty = false;
+  for (uint32_t d = 0; d < arg.rank; ++d) {
+    std::string dim = "dim " + std::to_string(d);
+    if (arg.shape[d] < 0)
+      return argError(kernel, index,
+                      dim + " is " + std::to_string(arg.shape[d]) +
+                          "; sizes cannot be negative");
+    if (decl.shape[d] != bundle::kDynamic && arg.shape[d] != decl.shape[d])
+      return argError(kernel, index,
+                      dim + " is " + std::to_string(arg.shape[d]) +
+                          " but the kernel was compiled for " +
+                          std::to_string(decl.shape[d]));
+    if (arg.strides[d] < 0)
+      return argError(kernel, index,
+                      "stride of " + dim + " is " +
+                          std::to_string(arg.strides[d]) +
+                          " elements; strides cannot be negative");
+    empty |= arg.shape[d] == 0;
+  }
+  if (!empty && arg.data == 0)
+    return argError(kernel, index, "data pointer is null");
+  if (use.byPointer && !empty && arg.data % elementBytes != 0)
+    return argError(kernel, index,
+                    "data pointer " + hexAddress(arg.data) +
+                        " is not aligned to its " +
+                        std::to_string(elementBytes) + "-byte elements");
+  if (!use.byTensorMap)
+    return Error();
+
+  // The rules of cuTensorMapEncodeTiled, checked here so that the message
+  // can name the argument and the dimension.
+  if (arg.data % kTmaAlignment != 0)
+    return argError(kernel, index,
+                    "data pointer " + hexAddress(arg.data) +
+                        " is not 16-byte aligned, TMA needs 16-byte alignment");
+  uint32_t inner = arg.rank - 1;
+  for (uint32_t d = 0; d < arg.rank; ++d) {
+    std::string dim = "dim " + std::to_string(d);
+    if (arg.shape[d] == 0)
+      return argError(kernel, index,
+                      dim + " is 0; TMA cannot describe an empty tensor");
+    if (uint64_t(arg.shape[d]) > kMaxGlobalDim)
+      return argError(kernel, index,
+                      dim + " is " + std::to_string(arg.shape[d]) +
+                          ", TMA supports at most 2^32");
+    // A size-1 dimension is never stepped over, so its stride is free (as in
+    // torch, where such strides are arbitrary); the request replaces it.
+    if (arg.shape[d] == 1)
+      continue;
+    std::string stride = "stride of " + dim + " is " +
+                         std::to_string(arg.strides[d]) + " elements";
+    if (d == inner) {
+      if (arg.strides[d] != 1)
+        return argError(kernel, index,
+                        stride + ", TMA needs the innermost dim to be "
+                                 "contiguous (stride 1)");
+      continue;
+    }
+    if (uint64_t(arg.strides[d]) >= kMaxGlobalStrideBytes / elementBytes)
+      return argError(kernel, index,
+                      stride + ", TMA needs less than 2^40 bytes");
+    uint64_t bytes = uint64_t(arg.strides[d]) * elementBytes;
+    std::string inBytes =
+        stride + " (" + std::to_string(bytes) + " bytes), TMA needs ";
+    if (bytes == 0)
+      return argError(kernel, index, inBytes + "a nonzero stride");
+    if (bytes % kTmaAlignment != 0)
+      return argError(kernel, index, inBytes + "a multiple of 16 bytes");
+  }
+  return Error();
+}
+
+/// Converts a scalar argument to the bytes of its parameter.
+Error encodeScalar(const bundle::Kernel &kernel, size_t index, const Arg &arg,
+                   ParamValue &value) {
+  const Argument &decl = kernel.args[index];
+  if (arg.kind != Arg::Kind::Scalar)
+    return argError(kernel, index, "expected a scalar, got a tensor");
+  if (arg.dtype != decl.dtype)
+    return argError(kernel, index,
+                    "expected dtype " + std::string(toString(decl.dtype)) +
+                        ", got " + std::string(toString(arg.dtype)));
+  DType dtype = decl.dtype;
+  value.size = bundle::byteSize(dtype);
+  auto store = [&](auto typed) {
+    std::memcpy(value.bytes, &typed, sizeof(typed));
+    return Error();
+  };
+  if (bundle::isFloat(dtype)) {
+    double x = arg.floatValue;
+    switch (dtype) {
+    case DType::F64:
+      return store(x);
+    case DType::F32:
+    case DType::TF32:
+      return store(static_cast<float>(x));
+    case DType::F16:
+      return store(toHalfBits(x));
+    case DType::BF16:
+      return store(toBFloat16Bits(x));
+    default:
+      return argError(kernel, index,
+                      "scalars of dtype " + std::string(toString(dtype)) +
+                          " are not supported");
+    }
+  }
+  int64_t x = arg.intValue;
+  // u64 takes the 64 bits as they are, so that values >= 2^63 can be passed.
+  if (dtype == DType::U64 || dtype == DType::I64)
+    return store(x);
+  int64_t low = 0, high = 0;
+  unsigned bits = 8 * value.size;
+  if (bundle::isSignedInteger(dtype)) {
+    low = -(int64_t(1) << (bits - 1));
+    high = (int64_t(1) << (bits - 1)) - 1;
+  } else {
+    high = (int64_t(1) << bits) - 1;
+  }
+  if (x < low || x > high)
+    return argError(kernel, index,
+                    "value " + std::to_string(x) + " does not fit in " +
+                        std::string(toString(dtype)));
+  // Little-endian: the low bytes of the int64 are the narrow value.
+  std::memcpy(value.bytes, &x, value.size);
+  return Error();
+}
+
+TensorMapRequest makeTensorMapRequest(uint32_t paramIndex, const Param &param,
+                                      const Arg &arg) {
+  TensorMapRequest request;
+  request.param = paramIndex;
+  request.arg = param.arg;
+  request.dtype = arg.dtype;
+  request.rank = arg.rank;
+  request.address = arg.data;
+  request.swizzle = param.tensorMap.swizzle;
+  request.oobFill = param.tensorMap.oobFill;
+  request.l2Promotion = param.tensorMap.l2Promotion;
+  uint64_t elementBytes = bundle::byteSize(arg.dtype);
+  uint32_t rank = arg.rank;
+  // Metadata and the driver order dimensions oppositely: reverse.
+  uint64_t extentBytes = elementBytes; // bytes spanned by the inner dims
+  for (uint32_t i = 0; i < rank; ++i) {
+    uint32_t d = rank - 1 - i;
+    request.globalDim[i] = static_cast<uint64_t>(arg.shape[d]);
+    request.box[i] = param.tensorMap.box[d];
+    request.elementStrides[i] = param.tensorMap.elementStrides.empty()
+                                    ? 1
+                                    : param.tensorMap.elementStrides[d];
+    if (i == 0) {
+      extentBytes = elementBytes * request.globalDim[0];
+      continue;
+    }
+    uint64_t strideBytes = uint64_t(arg.strides[d]) * elementBytes;
+    if (arg.shape[d] == 1) // free stride: any valid value will do
+      strideBytes =
+          (extentBytes + kTmaAlignment - 1) / kTmaAlignment * kTmaAlignment;
+    request.globalStrides[i - 1] = strideBytes;
+    extentBytes = strideBytes * request.globalDim[i];
+  }
+  return request;
+}
+
+uint64_t ceilDiv(uint64_t value, uint64_t divisor) {
+  return (value + divisor - 1) / divisor;
+}
+
+Error computeGrid(const bundle::Kernel &kernel, const Arg *args,
+                  uint32_t smCount, std::array<uint32_t, 3> &grid) {
+  static const char *const kAxisNames[3] = {"x", "y", "z"};
+  if (kernel.grid.kind == GridPolicy::Kind::Persistent) {
+    if (smCount == 0) {
+      grid = {0, 0, 0};
+      return Error();
+    }
+    uint32_t clusterSize =
+        kernel.cluster[0] * kernel.cluster[1] * kernel.cluster[2];
+    uint32_t clusters = smCount / clusterSize;
+    if (clusters == 0)
+      return Error::make(Status::InvalidArgument,
+                         "kernel '" + kernel.name + "': the device has " +
+                             std::to_string(smCount) +
+                             " SMs, fewer than one cluster of " +
+                             std::to_string(clusterSize) + " CTAs");
+    grid = {clusters * kernel.cluster[0], kernel.cluster[1], kernel.cluster[2]};
+    return Error();
+  }
+  for (unsigned i = 0; i < 3; ++i) {
+    const GridAxis &axis = kernel.grid.axes[i];
+    uint64_t ctas = axis.value;
+    if (axis.kind == GridAxis::Kind::CeilDiv)
+      ctas = ceilDiv(static_cast<uint64_t>(args[axis.arg].shape[axis.dim]),
+                     axis.tile);
+    // Whole clusters only: the extra CTAs see out-of-bounds tiles, which TMA
+    // loads fill and TMA stores drop.
+    ctas = ceilDiv(ctas, kernel.cluster[i]) * kernel.cluster[i];
+    uint64_t limit = i == 0 ? kMaxGridX : kMaxGridYZ;
+    if (ctas > limit)
+      return Error::make(Status::InvalidArgument,
+                         "kernel '" + kernel.name + "': grid " + kAxisNames[i] +
+                             " is " + std::to_string(ctas) +
+                             " CTAs, CUDA allows at most " +
+                             std::to_string(limit));
+    grid[i] = static_cast<uint32_t>(ctas);
+  }
+  return Error();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Arg
+//===----------------------------------------------------------------------===//
+
+Arg Arg::tensor(uint64_t data, DType dtype, uint32_t rank, const int64_t *shape,
+                const int64_t *strides) {
+  Arg arg;
+  arg.kind = Kind::Tensor;
+  arg.dtype = dtype;
+  arg.data = data;
+  arg.rank = rank;
+  // A rank above the limit is kept as given so that the check reports it.
+  for (uint32_t d = 0; d < rank && d < bundle::kMaxRank; ++d) {
+    arg.shape[d] = shape[d];
+    arg.strides[d] = strides[d];
+  }
+  return arg;
+}
+
+Arg Arg::tensor(uint64_t data, DType dtype,
+                std::initializer_list<int64_t> shape,
+                std::initializer_list<int64_t> strides) {
+  Arg arg;
+  arg.kind = Kind::Tensor;
+  arg.dtype = dtype;
+  arg.data = data;
+  arg.rank = static_cast<uint32_t>(shape.size());
+  uint32_t d = 0;
+  for (int64_t size : shape)
+    if (d < bundle::kMaxRank)
+      arg.shape[d++] = size;
+  if (strides.size() == 0) {
+    int64_t contiguous = 1;
+    for (uint32_t i = d; i-- > 0;) {
+      arg.strides[i] = contiguous;
+      contiguous *= arg.shape[i];
+    }
+  } else {
+    // A strides list of the wrong length is a caller bug; keep what fits and
+    // let the rank check speak.
+    d = 0;
+    for (int64_t stride : strides)
+      if (d < bundle::kMaxRank)
+        arg.strides[d++] = stride;
+  }
+  return arg;
+}
+
+Arg Arg::integer(DType dtype, int64_t value) {
+  Arg arg;
+  arg.kind = Kind::Scalar;
+  arg.dtype = dtype;
+  arg.intValue = value;
+  return arg;
+}
+
+Arg Arg::floating(DType dtype, double value) {
+  Arg arg;
+  arg.kind = Kind::Scalar;
+  arg.dtype = dtype;
+  arg.floatValue = value;
+  return arg;
+}
+
+std::string describeArg(const bundle::Kernel &kernel, size_t index) {
+  return "argument '" + kernel.args[index].name + "' (index " +
+         std::to_string(index) + ")";
+}
+
+TensorMapRequest::Key TensorMapRequest::key() const {
+  Key key = {};
+  key[0] = param;
+  key[1] = address;
+  for (unsigned i = 0; i < bundle::kMaxTensorMapRank; ++i)
+    key[2 + i] = globalDim[i];
+  for (unsigned i = 0; i + 1 < bundle::kMaxTensorMapRank; ++i)
+    key[2 + bundle::kMaxTensorMapRank + i] = globalStrides[i];
+  return key;
+}
+
+size_t TensorMapKeyHash::operator()(const TensorMapRequest::Key &key) const {
+  uint64_t hash = 1469598103934665603ull; // FNV-1a
+  for (uint64_t word : key) {
+    hash ^= word;
+    hash *= 1099511628211ull;
+  }
+  return static_cast<size_t>(hash);
+}
+
+Error buildLaunchPlan(const bundle::Kernel &kernel, const Arg *args,
+                      size_t count, uint32_t smCount, LaunchPlan &plan) {
+  if (count != kernel.args.size()) {
+    std::string names;
+    for (const Argument &arg : kernel.args)
+      names += (names.empty() ? "" : ", ") + arg.name;
+    return Error::make(Status::InvalidArgument,
+                       "kernel '" + kernel.name + "' takes " +
+                           std::to_string(kernel.args.size()) + " arguments (" +
+                           names + "), got " + std::to_string(count));
+  }
+  if (count && !args)
+    return Error::make(Status::InvalidValue, "the argument array is null");
+  // Values that come from C may be anything: reject before using them.
+  for (size_t i = 0; i < count; ++i) {
+    if (args[i].kind != Arg::Kind::Tensor && args[i].kind != Arg::Kind::Scalar)
+      return argError(kernel, i,
+                      "unknown argument kind " +
+                          std::to_string(static_cast<int>(args[i].kind)));
+    if (static_cast<unsigned>(args[i].dtype) >= bundle::kNumDTypes)
+      return argError(kernel, i,
+                      "unknown dtype " +
+                          std::to_string(static_cast<int>(args[i].dtype)));
+    if (args[i].kind == Arg::Kind::Tensor && args[i].rank > bundle::kMaxRank)
+      return argError(kernel, i,
+                      "rank " + std::to_string(args[i].rank) +
+                          " exceeds the maximum of " +
+                          std::to_string(bundle::kMaxRank));
+  }
+
+  std::vector<TensorUse> uses(count);
+  for (const Param &param : kernel.params) {
+    if (param.kind == Param::Kind::TensorMap)
+      uses[param.arg].byTensorMap = true;
+    if (param.kind == Param::Kind::Pointer)
+      uses[param.arg].byPointer = true;
+  }
+  // Every argument is checked, even one no parameter uses, so that a
+  // mistake never hides.
+  std::vector<ParamValue> scalars(count);
+  for (size_t i = 0; i < count; ++i) {
+    Error error = kernel.args[i].isTensor()
+                      ? checkTensor(kernel, i, args[i], uses[i])
+                      : encodeScalar(kernel, i, args[i], scalars[i]);
+    if (error)
+      return error;
+  }
+
+  plan.params.assign(kernel.params.size(), ParamValue());
+  plan.tensorMaps.clear();
+  for (size_t p = 0; p < kernel.params.size(); ++p) {
+    const Param &param = kernel.params[p];
+    const Arg &arg = args[param.arg];
+    ParamValue &value = plan.params[p];
+    switch (param.kind) {
+    case Param::Kind::TensorMap:
+      value.isTensorMap = true;
+      value.tensorMap = static_cast<uint32_t>(plan.tensorMaps.size());
+      plan.tensorMaps.push_back(
+          makeTensorMapRequest(static_cast<uint32_t>(p), param, arg));
+      break;
+    case Param::Kind::Pointer:
+      value.size = 8;
+      std::memcpy(value.bytes, &arg.data, 8);
+      break;
+    case Param::Kind::Dim: {
+      int64_t size = arg.shape[param.dim];
+      if (size > std::numeric_limits<int32_t>::max())
+        return argError(kernel, param.arg,
+                        "dim " + std::to_string(param.dim) + " is " +
+                            std::to_string(size) +
+                            ", too large for the kernel's 32-bit dim "
+                            "parameter");
+      auto narrow = static_cast<int32_t>(size);
+      value.size = 4;
+      std::memcpy(value.bytes, &narrow, 4);
+      break;
+    }
+    case Param::Kind::Stride:
+      value.size = 8;
+      std::memcpy(value.bytes, &arg.strides[param.dim], 8);
+      break;
+    case Param::Kind::Scalar:
+      value = scalars[param.arg];
+      break;
+    }
+  }
+  return computeGrid(kernel, args, smCount, plan.grid);
+}
+
+Error checkArgs(const bundle::Kernel &kernel, const Arg *args, size_t count) {
+  LaunchPlan plan;
+  return buildLaunchPlan(kernel, args, count, 0, plan);
+}
+
+uint16_t toHalfBits(double value) {
+  float single = static_cast<float>(value);
+  uint32_t bits;
+  std::memcpy(&bits, &single, 4);
+  auto sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
+  uint32_t magnitude = bits & 0x7fffffff;
+  if (magnitude > 0x7f800000) // NaN: keep it quiet
+    return sign | 0x7e00;
+  if (magnitude >= 0x47800000) // >= 65536 (or inf): infinity
+    return sign | 0x7c00;
+  if (magnitude < 0x38800000) // below 2^-14: subnormal in half
+    return sign | static_cast<uint16_t>(
+                      std::nearbyint(std::fabs(single) * 16777216.0f));
+  uint32_t exponent = (magnitude >> 23) - 127 + 15;
+  uint32_t mantissa = magnitude & 0x7fffff;
+  uint32_t half = (exponent << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fff;
+  // Round to nearest even; a carry into the exponent is still correct.
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
+    ++half;
+  return sign | static_cast<uint16_t>(half);
+}
+
+uint16_t toBFloat16Bits(double value) {
+  float single = static_cast<float>(value);
+  uint32_t bits;
+  std::memcpy(&bits, &single, 4);
+  if ((bits & 0x7fffffff) > 0x7f800000)
+    return static_cast<uint16_t>((bits >> 16) | 0x40);
+  uint32_t roundingBias = 0x7fff + ((bits >> 16) & 1);
+  return static_cast<uint16_t>((bits + roundingBias) >> 16);
+}
+
+} // namespace tilec::rt
