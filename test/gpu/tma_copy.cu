@@ -27,20 +27,19 @@ __device__ inline uint8_t *alignTo1024(uint8_t *pointer) {
 }
 
 __device__ inline void initBarrier(uint64_t *barrier, uint32_t arrivals) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(
-                   sharedAddress(barrier)),
-               "r"(arrivals));
+  asm volatile(
+      "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(sharedAddress(barrier)),
+      "r"(arrivals));
   // Make the initialised barrier visible to the TMA unit (async proxy).
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
 
 __device__ inline void arriveExpectBytes(uint64_t *barrier, uint32_t bytes) {
-  asm volatile(
-      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
-          sharedAddress(barrier)),
-      "r"(bytes)
-      : "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                   sharedAddress(barrier)),
+               "r"(bytes)
+               : "memory");
 }
 
 __device__ inline void waitPhase(uint64_t *barrier, uint32_t parity) {
