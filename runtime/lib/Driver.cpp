@@ -65,15 +65,18 @@ void loadDriver(LoadedDriver &loaded) {
                                 "(CUDA 11.3 or newer is required)");
     return;
   }
+  // Legacy-stream variants: a null stream is the legacy default stream, as
+  // in torch and the CUDA runtime's default build.
   auto resolve = [&](const char *name, int cudaVersion, void **out) {
     if (getProcV2) {
       CUdriverProcAddressQueryResult status;
-      return getProcV2(name, out, cudaVersion, CU_GET_PROC_ADDRESS_DEFAULT,
+      return getProcV2(name, out, cudaVersion,
+                       CU_GET_PROC_ADDRESS_LEGACY_STREAM,
                        &status) == CUDA_SUCCESS &&
              status == CU_GET_PROC_ADDRESS_SUCCESS;
     }
-    return getProcV1(name, out, cudaVersion, CU_GET_PROC_ADDRESS_DEFAULT) ==
-           CUDA_SUCCESS;
+    return getProcV1(name, out, cudaVersion,
+                     CU_GET_PROC_ADDRESS_LEGACY_STREAM) == CUDA_SUCCESS;
   };
 #define TILEC_DRIVER_SYMBOL(name, cudaVersion)                                 \
   if (!resolve(#name, cudaVersion,                                             \

@@ -74,14 +74,14 @@ public:
       : driver(driver) {
     CUcontext current = nullptr;
     CUresult result = driver.cuCtxGetCurrent(&current);
-    if (result == CUDA_SUCCESS && current != context)
-      result = driver.cuCtxPushCurrent(context), pushed = true;
-    if (result != CUDA_SUCCESS) {
-      pushed = false;
+    if (result == CUDA_SUCCESS && current != context) {
+      result = driver.cuCtxPushCurrent(context);
+      pushed = result == CUDA_SUCCESS;
+    }
+    if (result != CUDA_SUCCESS)
       error = cudaError(driver, result,
                         "cannot make the module's context "
                         "current");
-    }
   }
   ~ScopedContext() {
     CUcontext ignored;
