@@ -20,8 +20,8 @@ config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "e
 config.substitutions.append(("%ptxas", config.ptxas_executable))
 
 tool_dirs = [config.tilec_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tile-opt", "tilec", "FileCheck", "not",
-                                    "count"], tool_dirs)
+llvm_config.add_tool_substitutions(["tile-opt", "tilec", "tile-dsl",
+                                    "FileCheck", "not", "count"], tool_dirs)
 if config.ptxas_executable:
     config.available_features.add("ptxas")
 if config.tilec_fuzzer:

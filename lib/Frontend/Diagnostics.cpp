@@ -1,0 +1,122 @@
+//===- Diagnostics.cpp - clang-style diagnostics for the tile DSL --------===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Frontend/Diagnostics.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tilec::frontend;
+
+DiagnosticEngine::DiagnosticEngine(llvm::SourceMgr &sourceMgr,
+                                   llvm::raw_ostream &os, unsigned errorLimit)
+    : sourceMgr(sourceMgr), os(os), errorLimit(errorLimit) {}
+
+bool DiagnosticEngine::countError() {
+  ++numErrors;
+  if (numErrors <= errorLimit) {
+    lastSuppressed = false;
+    return true;
+  }
+  lastSuppressed = true;
+  if (numErrors == errorLimit + 1)
+    sourceMgr.PrintMessage(os, llvm::SMLoc(), llvm::SourceMgr::DK_Error,
+                           "too many errors emitted, stopping now");
+  return false;
+}
+
+void DiagnosticEngine::print(llvm::SMRange range,
+                             llvm::SourceMgr::DiagKind kind,
+                             const llvm::Twine &message,
+                             llvm::ArrayRef<llvm::SMFixIt> fixIts) {
+  llvm::SmallVector<llvm::SMRange, 1> ranges;
+  // A range is only underlined on the caret's line; one that ends on another
+  // line gets just the caret.
+  if (range.isValid() && range.Start != range.End)
+    ranges.push_back(range);
+  sourceMgr.PrintMessage(os, range.Start, kind, message, ranges, fixIts);
+}
+
+void DiagnosticEngine::error(llvm::SMRange range,
+                             const llvm::Twine &message) {
+  if (countError())
+    print(range, llvm::SourceMgr::DK_Error, message);
+}
+
+void DiagnosticEngine::errorWithFixIt(llvm::SMRange range,
+                                      const llvm::Twine &message,
+                                      llvm::StringRef replacement) {
+  if (!countError())
+    return;
+  llvm::SMFixIt fixIt(range, replacement);
+  print(range, llvm::SourceMgr::DK_Error, message, fixIt);
+}
+
+void DiagnosticEngine::error(const llvm::Twine &message) {
+  if (countError())
+    sourceMgr.PrintMessage(os, llvm::SMLoc(), llvm::SourceMgr::DK_Error,
+                           message);
+}
+
+void DiagnosticEngine::warning(llvm::SMRange range,
+                               const llvm::Twine &message) {
+  lastSuppressed = tooManyErrors();
+  if (!lastSuppressed)
+    print(range, llvm::SourceMgr::DK_Warning, message);
+}
+
+void DiagnosticEngine::note(llvm::SMRange range, const llvm::Twine &message) {
+  if (!lastSuppressed)
+    print(range, llvm::SourceMgr::DK_Note, message);
+}
+
+void DiagnosticEngine::note(const llvm::Twine &message) {
+  if (!lastSuppressed)
+    sourceMgr.PrintMessage(os, llvm::SMLoc(), llvm::SourceMgr::DK_Note,
+                           message);
+}
+
+llvm::StringRef
+tilec::frontend::closestName(llvm::StringRef name,
+                             llvm::ArrayRef<llvm::StringRef> candidates) {
+  // Allow about one edit in three characters, at least one.
+  unsigned best = std::max<unsigned>(1, name.size() / 3) + 1;
+  llvm::StringRef bestName;
+  for (llvm::StringRef candidate : candidates) {
+    if (candidate == name || candidate.empty())
+      continue;
+    unsigned distance = name.edit_distance(candidate, /*AllowReplacements=*/
+                                           true, /*MaxEditDistance=*/best);
+    // A different case alone is always a plausible typo.
+    if (name.equals_insensitive(candidate))
+      distance = 0;
+    if (distance < best) {
+      best = distance;
+      bestName = candidate;
+    }
+  }
+  return bestName;
+}
+
+std::string
+tilec::frontend::didYouMean(llvm::StringRef name,
+                            llvm::ArrayRef<llvm::StringRef> candidates) {
+  llvm::StringRef closest = closestName(name, candidates);
+  if (closest.empty())
+    return "";
+  return ("; did you mean '" + closest + "'?").str();
+}
+
+std::string
+tilec::frontend::joinChoices(llvm::ArrayRef<llvm::StringRef> choices,
+                             llvm::StringRef lastSeparator) {
+  std::string result;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    if (i != 0)
+      result += i + 1 == choices.size() ? lastSeparator.str() : ", ";
+    result += choices[i].str();
+  }
+  return result;
+}

@@ -1,0 +1,439 @@
+//===- Emitter.h - tile DSL syntax tree -> tile dialect ---------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// The emitter resolves names, folds constant expressions (params, consts,
+// -D overrides), checks what the dialect cannot check with a good location
+// (shapes written with params, roles that overlap, copies whose boxes do not
+// match their tiles) and builds the tile dialect with an OpBuilder. Every op
+// gets a FileLineColLoc of the text it came from.
+//
+// Mutable DSL variables (pipeline states, accumulators, scalars) become SSA
+// values: before a loop or branch the emitter scans its body for variables it
+// assigns and threads them through scf.for / scf.while iter_args and scf.if
+// results, the way Python-AST-to-MLIR generators do.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_FRONTEND_EMITTER_H
+#define TILEC_LIB_FRONTEND_EMITTER_H
+
+#include "lib/Frontend/AST.h"
+#include "lib/Frontend/Diagnostics.h"
+#include "lib/Frontend/Frontend.h"
+
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <deque>
+#include <optional>
+
+namespace tilec::frontend {
+
+/// For each statement (by the address of its first character): the -D
+/// params whose values it uses, as notes for verifier errors reported there.
+using ParamNoteMap =
+    llvm::DenseMap<const char *, llvm::SmallVector<const struct Symbol *, 2>>;
+
+/// Builds the tile dialect for `module`. Returns null when an error was
+/// reported (the module is not verified here).
+mlir::OwningOpRef<mlir::ModuleOp>
+emitModule(const Module &module, mlir::MLIRContext &context,
+           DiagnosticEngine &diag, const FrontendOptions &options,
+           llvm::StringRef filename, ParamNoteMap &paramNotes);
+
+/// `[4, 128, 64]` (`?` for a dynamic dimension).
+std::string shapeText(llvm::ArrayRef<int64_t> shape);
+
+/// Notes that say where a -D param's value came from ("BLK_N is 96 here, set
+/// with -D BLK_N=96").
+void noteParam(DiagnosticEngine &diag, const Symbol &param);
+
+//===----------------------------------------------------------------------===//
+// Internals shared by the emitter's source files
+//===----------------------------------------------------------------------===//
+
+/// A value while emitting: a compile-time constant, an SSA value, or a type
+/// name (`f16`, as in `cast(x, f16)`). Error values are silent: whoever
+/// produced one reported it.
+struct Val {
+  enum class Kind : uint8_t { Error, Int, Float, Bool, Value, DType };
+  Kind kind = Kind::Error;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  mlir::Value value;
+  /// Value: the value's type; DType: the element type it names.
+  mlir::Type type;
+
+  static Val error() { return Val(); }
+  static Val ofInt(int64_t v) {
+    Val r;
+    r.kind = Kind::Int;
+    r.intValue = v;
+    return r;
+  }
+  static Val ofFloat(double v) {
+    Val r;
+    r.kind = Kind::Float;
+    r.floatValue = v;
+    return r;
+  }
+  static Val ofBool(bool v) {
+    Val r;
+    r.kind = Kind::Bool;
+    r.intValue = v;
+    return r;
+  }
+  static Val of(mlir::Value v) {
+    if (!v)
+      return error();
+    Val r;
+    r.kind = Kind::Value;
+    r.value = v;
+    r.type = v.getType();
+    return r;
+  }
+  static Val dtype(mlir::Type t) {
+    Val r;
+    r.kind = Kind::DType;
+    r.type = t;
+    return r;
+  }
+  bool isError() const { return kind == Kind::Error; }
+  bool isInt() const { return kind == Kind::Int; }
+  bool isFloat() const { return kind == Kind::Float; }
+  bool isBool() const { return kind == Kind::Bool; }
+  bool isValue() const { return kind == Kind::Value; }
+  bool isDType() const { return kind == Kind::DType; }
+  bool isConst() const { return isInt() || isFloat() || isBool(); }
+  template <typename T> T getValueType() const {
+    return isValue() ? llvm::dyn_cast<T>(type) : T();
+  }
+};
+
+/// A name in scope.
+struct Symbol {
+  enum class Kind {
+    Param,   // `param` at the top level (settable with -D)
+    Const,   // `const`
+    Dim,     // a named runtime dimension of a global tensor (`M`)
+    Arg,     // a kernel argument
+    Buffer,  // smem, tmem, barrier
+    Var,     // `let`
+    LoopVar, // a for-loop variable
+  };
+  Kind kind = Kind::Var;
+  llvm::StringRef name;
+  llvm::SMRange defRange;
+  Val val;
+  /// How many role / single_thread regions enclose the declaration: a value
+  /// cannot flow out of such a region, so it cannot be assigned from inside.
+  unsigned regionLevel = 0;
+  /// Param: set on the command line.
+  bool overridden = false;
+  /// The -D params this symbol's value depends on (itself for one).
+  llvm::SmallVector<const Symbol *, 2> overriddenParams;
+  /// Dim: the tensor argument and dimension it names.
+  unsigned argIndex = 0;
+  unsigned dimIndex = 0;
+  llvm::StringRef argName;
+};
+
+/// One `[...]` item of a buffer view.
+struct IndexItem {
+  enum class Kind { Scalar, Full, Range };
+  Kind kind = Kind::Scalar;
+  /// Scalar: the index. Range: the bounds (either may be null).
+  const Expr *start = nullptr;
+  const Expr *stop = nullptr;
+  llvm::SMRange range;
+};
+
+/// A memory operand as written: `Asmem[s, row:]`, `A[m, k]`, `tmem[:, 0:N]`,
+/// `full[s]` or a bare name.
+struct BufferRef {
+  const Expr *expr = nullptr;
+  const Expr *baseExpr = nullptr;
+  Val base;
+  bool indexed = false;
+  llvm::SmallVector<IndexItem, 4> items;
+  llvm::SMRange getRange() const { return expr->getRange(); }
+  /// The buffer's name as written, for messages.
+  std::string name() const;
+};
+
+/// Argument binding for builtins: `name` positional or keyword.
+struct ArgSpec {
+  llvm::StringRef name;
+  bool required;
+};
+
+struct RoleInfo {
+  llvm::StringRef name;
+  llvm::SMRange nameRange;
+  llvm::SmallVector<int64_t, 4> warpgroups;
+  llvm::SmallVector<int64_t, 4> warps;
+  std::optional<int64_t> regs;
+  llvm::SMRange regsRange;
+};
+
+class Emitter {
+public:
+  Emitter(mlir::MLIRContext &context, DiagnosticEngine &diag,
+          const FrontendOptions &options, llvm::StringRef filename,
+          ParamNoteMap &paramNotes);
+
+  mlir::OwningOpRef<mlir::ModuleOp> run(const Module &module);
+
+  //===--------------------------------------------------------------------===//
+  // Emitter.cpp: files, kernels, statements, control flow
+  //===--------------------------------------------------------------------===//
+private:
+  void checkDefines(const Module &module);
+  void emitTopLevelParam(const ParamStmt &stmt);
+  void emitAssert(const AssertStmt &stmt);
+  void emitKernel(const KernelDecl &kernel);
+  void emitKernelClauses(const KernelDecl &kernel,
+                         llvm::ArrayRef<mlir::Type> argTypes);
+  mlir::Attribute emitGridAxis(const Expr &axis);
+
+  void emitBlock(const Body &block);
+  void emitStmts(const Body &block);
+  void emitStmt(const Stmt &stmt);
+  void emitLocalConst(const ParamStmt &stmt);
+  void emitDecl(const DeclStmt &stmt);
+  void emitSmem(const DeclStmt &stmt);
+  void emitTmem(const DeclStmt &stmt);
+  void emitBarrier(const DeclStmt &stmt);
+  void emitLet(const LetStmt &stmt);
+  void emitAssign(const AssignStmt &stmt);
+  void emitExprStmt(const ExprStmt &stmt);
+  void emitFor(const ForStmt &stmt);
+  void emitRangeFor(const ForStmt &stmt, const CallExpr &iter);
+  void emitUnrollFor(const ForStmt &stmt, const CallExpr &iter);
+  void emitTilesFor(const ForStmt &stmt, const CallExpr &iter);
+  void emitScfFor(const ForStmt &stmt, mlir::Value lb, mlir::Value ub,
+                  mlir::Value step,
+                  llvm::function_ref<void(mlir::Value)> bindVars);
+  void emitWhile(const WhileStmt &stmt);
+  void emitIf(const IfStmt &stmt);
+  void emitRole(const RoleStmt &stmt);
+  void emitSingleThread(const SingleThreadStmt &stmt);
+  bool checkRoleOverlap(const RoleInfo &role);
+
+  /// The variables a block assigns that live outside it, in first-assigned
+  /// order: they become iter_args / results.
+  void collectAssigned(const Body &block,
+                       llvm::SmallVectorImpl<Symbol *> &out);
+  void collectAssignedIn(const Body &block,
+                         std::vector<llvm::StringSet<>> &locals,
+                         llvm::SmallPtrSetImpl<Symbol *> &seen,
+                         llvm::SmallVectorImpl<Symbol *> &out);
+  /// Materializes the current values of `carried` (dropping any that are
+  /// errors) for iter_args.
+  llvm::SmallVector<mlir::Value>
+  materializeCarried(llvm::SmallVectorImpl<Symbol *> &carried,
+                     llvm::SMRange range);
+  llvm::SmallVector<mlir::Value>
+  yieldValues(llvm::ArrayRef<Symbol *> carried, mlir::ValueRange fallback,
+              llvm::SMRange range);
+
+public:
+  //===--------------------------------------------------------------------===//
+  // Names and scopes
+  //===--------------------------------------------------------------------===//
+
+  void pushScope() { scopes.emplace_back(); }
+  void popScope() { scopes.pop_back(); }
+  Symbol *lookup(llvm::StringRef name);
+  Symbol *declare(Symbol::Kind kind, llvm::StringRef name,
+                  llvm::SMRange defRange, Val val);
+  std::vector<llvm::StringRef> visibleNames();
+  /// Assigns `val` to the variable `name` (for `x = ...`, `ps.advance()`,
+  /// `gemm_async(acc, ...)`): checks that it exists, may be assigned here,
+  /// and keeps its type.
+  void assignVariable(llvm::StringRef name, llvm::SMRange range, Val val);
+  /// The variable written as `expr` that `call` updates in place, if any.
+  static const NameExpr *updatedVariable(const CallExpr &call);
+
+  //===--------------------------------------------------------------------===//
+  // EmitExpr.cpp: expressions, constants, types
+  //===--------------------------------------------------------------------===//
+
+  Val eval(const Expr &expr);
+  Val evalName(const NameExpr &expr);
+  Val evalUnary(const UnaryExpr &expr);
+  Val evalBinary(const BinaryExpr &expr);
+  Val binaryOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
+               llvm::SMRange opRange);
+  Val fragOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
+             llvm::SMRange opRange);
+  Val evalMember(const MemberExpr &expr);
+  Val minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range);
+
+  /// An SSA value for `val`: constants become arith.constant of `want` (or
+  /// i32 / f32 / i1). Null (after a report) when that is impossible.
+  mlir::Value materialize(const Val &val, llvm::SMRange range,
+                          mlir::Type want = {});
+  /// `expr` as an i32 value (an index, a bound).
+  mlir::Value evalI32(const Expr &expr, llvm::StringRef what);
+  /// `expr` as an i1 value (a condition).
+  mlir::Value evalI1(const Expr &expr, llvm::StringRef what);
+  /// `expr` as a compile-time integer; reports `what` must be one.
+  std::optional<int64_t> evalConstInt(const Expr &expr,
+                                      llvm::StringRef what);
+  /// Folds `expr` without emitting anything or reporting: for extents.
+  std::optional<int64_t> tryFoldInt(const Expr &expr);
+  /// A note at the first name in `expr` whose value is only known at run
+  /// time.
+  void noteRuntimeName(const Expr &expr);
+  /// Notes with the value of every param and const named in `expr`.
+  void noteParamsIn(const Expr &expr);
+  /// The -D params the names in `expr` depend on.
+  void collectOverriddenParams(const Expr &expr,
+                               llvm::SmallVectorImpl<const Symbol *> &out);
+
+  /// The element type a dtype name (`f16`, `e4m3`) stands for, or null.
+  mlir::Type lookupDType(llvm::StringRef name);
+  /// `expr` as an element type.
+  mlir::Type evalDType(const Expr &expr, llvm::StringRef what);
+  /// `f16[a, b]`: an element type and a static shape, with the expression
+  /// of each dimension for messages.
+  struct ShapeExpr {
+    mlir::Type elementType;
+    llvm::SmallVector<int64_t, 4> shape;
+    llvm::SmallVector<const Expr *, 4> dims;
+  };
+  std::optional<ShapeExpr> evalShapeExpr(const Expr &expr,
+                                         llvm::StringRef what);
+  /// One of `choices` written as a bare name (`dispatch = tma`).
+  std::optional<unsigned> evalChoice(const Expr &expr, llvm::StringRef what,
+                                     llvm::ArrayRef<llvm::StringRef> choices);
+  /// `true` / `false` or a constant comparison.
+  std::optional<bool> evalConstBool(const Expr &expr, llvm::StringRef what);
+
+  /// How a type reads in messages ("i32", "fragment f32[64, 256] wgmma_acc").
+  static std::string describeType(mlir::Type type);
+  static std::string describeVal(const Val &val);
+
+  //===--------------------------------------------------------------------===//
+  // EmitCalls.cpp: builtins, methods, buffer views
+  //===--------------------------------------------------------------------===//
+
+  /// A call as a statement (`copy_async(...)`) or in an expression
+  /// (`pipeline(4, phase = 1)`).
+  Val evalCall(const CallExpr &call, bool isStatement);
+  bool bindArgs(const CallExpr &call, llvm::StringRef callee,
+                llvm::ArrayRef<ArgSpec> specs,
+                llvm::SmallVectorImpl<const Expr *> &out);
+
+  Val emitCopyAsync(const CallExpr &call);
+  Val emitGemmAsync(const CallExpr &call);
+  Val emitGemmCommit(const CallExpr &call);
+  Val emitGemmWait(const CallExpr &call);
+  Val emitBulkCommit(const CallExpr &call);
+  Val emitBulkWait(const CallExpr &call);
+  Val emitStore(const CallExpr &call);
+  Val emitTmemLoad(const CallExpr &call);
+  Val emitTmemWait(const CallExpr &call);
+  Val emitSync(const CallExpr &call);
+  Val emitFence(const CallExpr &call);
+  Val emitPipeline(const CallExpr &call);
+  Val emitZeros(const CallExpr &call);
+  Val emitCast(const CallExpr &call);
+  Val emitCeilDiv(const CallExpr &call);
+  Val emitMinMax(const CallExpr &call, bool isMax);
+  Val emitSizeof(const CallExpr &call);
+  Val emitMethod(const CallExpr &call, const MemberExpr &callee,
+                 bool isStatement);
+  Val emitBarrierWait(const CallExpr &call, mlir::Value barrier);
+  Val emitBarrierArrive(const CallExpr &call, mlir::Value barrier);
+  Val emitRemoteView(const CallExpr &call, mlir::Value barrier);
+  Val emitAdvance(const CallExpr &call, const MemberExpr &callee);
+
+  std::optional<BufferRef> evalBufferRef(const Expr &expr,
+                                         llvm::StringRef what);
+  /// The leading indices that select a tile of a shared buffer, then (with
+  /// `withRow`) the tile's first row. `rowExtent` receives the number of
+  /// rows written (`row : row + 64`) when known.
+  bool smemTileIndices(const BufferRef &ref, bool withRow,
+                       llvm::StringRef opName,
+                       llvm::SmallVectorImpl<mlir::Value> &indices,
+                       std::optional<int64_t> *rowExtent = nullptr);
+  /// The element coordinates of a global box, and the extent of each
+  /// dimension where it is written as a range.
+  bool globalCoords(const BufferRef &ref,
+                    llvm::SmallVectorImpl<mlir::Value> &coords,
+                    llvm::SmallVectorImpl<std::optional<int64_t>> &extents);
+  /// The first column of a tensor-memory slice and its width if known.
+  bool tmemColumns(const BufferRef &ref, mlir::Value &column,
+                   std::optional<int64_t> &width);
+  /// The barrier of an array (`full[s]`; `full` alone for depth 1).
+  bool barrierIndex(const BufferRef &ref, mlir::Value &index);
+  std::optional<int64_t> extentOf(const IndexItem &item, int64_t dimSize);
+  mlir::Value startOf(const IndexItem &item);
+
+  //===--------------------------------------------------------------------===//
+  // Shared helpers
+  //===--------------------------------------------------------------------===//
+
+  mlir::Location loc(llvm::SMLoc l);
+  mlir::Location loc(llvm::SMRange r) { return loc(r.Start); }
+  void error(llvm::SMRange range, const llvm::Twine &message) {
+    diag.error(range, message);
+  }
+  void note(llvm::SMRange range, const llvm::Twine &message) {
+    diag.note(range, message);
+  }
+  bool inKernelBody() const { return kernelBody != nullptr; }
+  /// True where smem / tmem / barriers / roles may be declared.
+  bool atKernelTop() const {
+    return kernelBody && regionLevel == 0 && scfDepth == 0;
+  }
+  bool isBlackwell() const { return target == "sm_100a"; }
+  /// Where the kernel's target came from, as a note.
+  void noteTarget();
+
+  mlir::MLIRContext &context;
+  DiagnosticEngine &diag;
+  const FrontendOptions &options;
+  llvm::StringRef filename;
+  ParamNoteMap &paramNotes;
+  mlir::OpBuilder builder;
+  mlir::StringAttr filenameAttr;
+
+  std::vector<llvm::StringMap<Symbol *>> scopes;
+  std::deque<Symbol> symbols;
+
+  // The kernel being emitted.
+  mlir::Block *kernelBody = nullptr;
+  std::string target;
+  llvm::SMRange targetClauseRange;
+  int64_t numWarpgroups = 1;
+  llvm::SMRange warpgroupsRange;
+  int64_t clusterSize = 1;
+  llvm::SmallVector<int64_t, 3> clusterShape{1, 1, 1};
+  mlir::tile::GridPolicy gridPolicy = mlir::tile::GridPolicy::persistent;
+  mlir::ArrayAttr gridAxes;
+  std::vector<RoleInfo> roles;
+  const RoleStmt *currentRole = nullptr;
+  /// "role" or "single_thread block" for each enclosing region.
+  llvm::SmallVector<llvm::StringRef, 4> regionKinds;
+  unsigned regionLevel = 0;
+  unsigned scfDepth = 0;
+  size_t emittedStmts = 0;
+  bool budgetExceeded = false;
+};
+
+} // namespace tilec::frontend
+
+#endif // TILEC_LIB_FRONTEND_EMITTER_H
