@@ -1,15 +1,15 @@
 //===- tile-opt.cpp - mlir-opt with the tile dialect and its passes ------===//
 
-#include "dialects/Tile/TileDialect.h"
+#include "lib/Registration.h"
+#include "lib/Target/Pipeline.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect,
-                  mlir::scf::SCFDialect, mlir::func::FuncDialect>();
+  tilec::registerAll(registry);
+  tilec::registerTilePipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile optimizer driver\n", registry));
 }

@@ -78,39 +78,33 @@ def Tile_IdKind : I32EnumAttr<"IdKind", "a thread or block identity", [
     I32EnumAttrCase<"cta_x", 10>,               // CTA index along grid x
     I32EnumAttrCase<"cta_y", 11>,               // CTA index along grid y
     I32EnumAttrCase<"cta_z", 12>]> {            // CTA index along grid z
-  let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
-def Tile_IdKindAttr : EnumAttr<Tile_Dialect, Tile_IdKind, "id_kind">;
 
 def Tile_SyncScope : I32EnumAttr<"SyncScope", "the threads a sync waits for", [
     I32EnumAttrCase<"cta", 0>,
     I32EnumAttrCase<"cluster", 1>,
     I32EnumAttrCase<"warpgroup", 2>]> {
-  let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
-def Tile_SyncScopeAttr : EnumAttr<Tile_Dialect, Tile_SyncScope, "sync_scope">;
 
 def Tile_ThreadScope : I32EnumAttr<"ThreadScope", "a group of threads", [
     I32EnumAttrCase<"warp", 0>,
     I32EnumAttrCase<"warpgroup", 1>,
     I32EnumAttrCase<"cta", 2>]> {
-  let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
-def Tile_ThreadScopeAttr : EnumAttr<Tile_Dialect, Tile_ThreadScope, "thread_scope">;
 
 def Tile_FenceKind : I32EnumAttr<"FenceKind", "a memory fence", [
     // generic-proxy shared-memory writes made visible to TMA / tensor cores
     I32EnumAttrCase<"proxy_async", 0>,
+    // barrier initialisation made visible to the cluster and the TMA unit
+    I32EnumAttrCase<"mbarrier_init", 3>,
     // tcgen05 ordering around thread syncs
     I32EnumAttrCase<"tcgen05_before_sync", 1>,
     I32EnumAttrCase<"tcgen05_after_sync", 2>]> {
-  let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
-def Tile_FenceKindAttr : EnumAttr<Tile_Dialect, Tile_FenceKind, "fence_kind">;
 
 def Tile_GridPolicy : I32EnumAttr<"GridPolicy", "how the launch grid is chosen", [
     I32EnumAttrCase<"fixed", 0>,
@@ -127,9 +121,7 @@ def Tile_EpilogueOp : I32EnumAttr<"EpilogueOp", "elementwise epilogue math", [
     I32EnumAttrCase<"mul", 1>,
     I32EnumAttrCase<"max", 2>,
     I32EnumAttrCase<"min", 3>]> {
-  let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
-def Tile_EpilogueOpAttr : EnumAttr<Tile_Dialect, Tile_EpilogueOp, "epilogue_op">;
 
 #endif // TILE_ENUMS_TD

@@ -389,9 +389,11 @@ LogicalResult GemmAsyncOp::verify() {
       return emitOpError("tcgen05 M of ")
              << m << " (A rows x cta_group) is not supported with cta_group "
              << cg << "; use " << (cg == 1 ? "64 or 128" : "128 or 256");
-    if (n < 16 || n > 256 || n % 16 != 0)
+    int64_t nStep = cg == 1 ? 8 : 16;
+    if (n < nStep || n > 256 || n % nStep != 0)
       return emitOpError("tcgen05 N of ")
-             << n << " (B rows x cta_group) must be a multiple of 16 in 16..256";
+             << n << " (B rows x cta_group) must be a multiple of " << nStep
+             << " in " << nStep << "..256";
     if (n > tmem.getShape()[1])
       return emitOpError("N of ") << n << " does not fit the "
                                   << tmem.getShape()[1]

@@ -128,7 +128,7 @@ def Tile_SingleThreadOp : Tile_Op<"single_thread", [SingleBlock, NoTerminator]> 
     }
     ```
   }];
-  let arguments = (ins Tile_ThreadScopeAttr:$scope);
+  let arguments = (ins Tile_ThreadScope:$scope);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$scope attr-dict-with-keyword $body";
 }
@@ -145,9 +145,12 @@ def Tile_IdOp : Tile_Op<"id", [Pure]> {
     %lane = tile.id lane
     ```
   }];
-  let arguments = (ins Tile_IdKindAttr:$kind);
+  let arguments = (ins Tile_IdKind:$kind);
   let results = (outs I32:$result);
   let assemblyFormat = "$kind attr-dict";
+  let builders = [OpBuilder<(ins "::mlir::tile::IdKind":$kind), [{
+    build($_builder, $_state, $_builder.getI32Type(), kind);
+  }]>];
 }
 
 def Tile_DimOp : Tile_Op<"dim", [Pure]> {
@@ -182,13 +185,37 @@ def Tile_TmemAllocOp : Tile_Op<"tmem_alloc", [HasParent<"KernelOp">]> {
   let summary = "a tensor-memory buffer (sm_100)";
   let description = [{
     Allocated by warp 0 at kernel start (columns rounded up to a power of two
-    of at least 32) and released at kernel end.
+    of at least 32) and released at kernel end. `offset` is the shared-memory
+    slot that receives the address, set by tile-allocate-smem.
     `%t = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>`
   }];
-  let arguments = (ins DefaultValuedAttr<I64Attr, "1">:$cta_group);
+  let arguments = (ins DefaultValuedAttr<I64Attr, "1">:$cta_group,
+                       OptionalAttr<I64Attr>:$offset);
   let results = (outs Tile_AnyTmem:$result);
   let assemblyFormat = "(`cta_group` $cta_group^)? attr-dict `:` type($result)";
   let hasVerifier = 1;
+}
+
+def Tile_TmemAddressOp : Tile_Op<"tmem_address", [AllTypesMatch<["tmem", "result"]>]> {
+  let summary = "the allocated tensor-memory address (inserted after the setup sync)";
+  let description = [{
+    tcgen05.alloc writes the address to shared memory; after the setup sync
+    every thread reads it from there. Inserted by tile-warp-specialize.
+    `%t1 = tile.tmem_address %t : !tile.tmem<128x512xf32>`
+  }];
+  let arguments = (ins Tile_AnyTmem:$tmem);
+  let results = (outs Tile_AnyTmem:$result);
+  let assemblyFormat = "$tmem attr-dict `:` type($tmem)";
+}
+
+def Tile_TmemDeallocOp : Tile_Op<"tmem_dealloc"> {
+  let summary = "release tensor memory at kernel end (inserted by tile-warp-specialize)";
+  let description = [{
+    Warp 0 relinquishes the allocation permit and frees the columns.
+    `tile.tmem_dealloc %t : !tile.tmem<128x512xf32>`
+  }];
+  let arguments = (ins Tile_AnyTmem:$tmem);
+  let assemblyFormat = "$tmem attr-dict `:` type($tmem)";
 }
 
 def Tile_BarrierAllocOp : Tile_Op<"barrier_alloc", [HasParent<"KernelOp">]> {
@@ -465,7 +492,7 @@ def Tile_FragElementwiseOp : Tile_Op<"frag.elementwise",
   let description = [{
     `%s = tile.frag.elementwise mul %acc, %alpha : !tile.frag<64x256xf32, wgmma_acc>, f32`
   }];
-  let arguments = (ins Tile_EpilogueOpAttr:$kind, Tile_AnyFrag:$lhs, AnyType:$rhs);
+  let arguments = (ins Tile_EpilogueOp:$kind, Tile_AnyFrag:$lhs, AnyType:$rhs);
   let results = (outs Tile_AnyFrag:$result);
   let assemblyFormat =
       "$kind $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
@@ -497,7 +524,7 @@ def Tile_SyncOp : Tile_Op<"sync"> {
     named-barrier id is assigned by tile-assign-named-barriers.
     `tile.sync warpgroup`
   }];
-  let arguments = (ins Tile_SyncScopeAttr:$scope, OptionalAttr<I64Attr>:$barrier_id);
+  let arguments = (ins Tile_SyncScope:$scope, OptionalAttr<I64Attr>:$barrier_id);
   let assemblyFormat = "$scope attr-dict";
 }
 
@@ -507,7 +534,7 @@ def Tile_FenceOp : Tile_Op<"fence"> {
     `proxy_async` makes this thread's generic shared-memory writes visible to
     TMA and the tensor cores. `tile.fence proxy_async`
   }];
-  let arguments = (ins Tile_FenceKindAttr:$kind);
+  let arguments = (ins Tile_FenceKind:$kind);
   let assemblyFormat = "$kind attr-dict";
 }
 

@@ -1,0 +1,413 @@
+//===- tilec.cpp - the tile kernel compiler driver -----------------------===//
+//
+// tilec reads a kernel spec (.tile, the tile DSL) or the tile dialect
+// (.mlir), runs the tile passes, lowers to NVVM, prints PTX with LLVM's NVPTX
+// back end, assembles it with ptxas, and writes what --emit asks for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Frontend/Frontend.h"
+#include "lib/Registration.h"
+#include "lib/Target/KernelMetadata.h"
+#include "lib/Target/Pipeline.h"
+#include "lib/Target/PtxEmitter.h"
+#include "lib/Target/Ptxas.h"
+
+#include "dialects/Tile/TileDialect.h"
+#include "tilec/bundle/Bundle.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace {
+
+enum class Emit { Mlir, Lowered, Llvm, Ptx, Cubin, Bundle };
+
+cl::OptionCategory tilecCategory("tilec options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .tile or .mlir>"),
+                               cl::Required, cl::cat(tilecCategory));
+
+cl::opt<std::string>
+    outputFile("o", cl::value_desc("file"),
+               cl::desc("Write the output here (default: the input's name with "
+                        "the output's extension; '-' for stdout)"),
+               cl::cat(tilecCategory));
+
+cl::opt<std::string> targetOpt(
+    "target", cl::value_desc("sm_90a|sm_100a"),
+    cl::desc("GPU target (default: the kernel's own, else sm_90a)"),
+    cl::cat(tilecCategory));
+
+cl::opt<Emit> emitOpt(
+    "emit", cl::desc("What to write:"), cl::init(Emit::Bundle),
+    cl::values(clEnumValN(Emit::Mlir, "mlir",
+                          "the tile dialect the input describes (before passes)"),
+               clEnumValN(Emit::Lowered, "lowered",
+                          "the LLVM and NVVM dialects after every tile pass"),
+               clEnumValN(Emit::Llvm, "llvm", "optimised LLVM IR"),
+               clEnumValN(Emit::Ptx, "ptx",
+                          "PTX (and <output>.json, the kernel metadata)"),
+               clEnumValN(Emit::Cubin, "cubin",
+                          "a cubin from ptxas (and <output>.json)"),
+               clEnumValN(Emit::Bundle, "bundle",
+                          "a tilec bundle: cubin, PTX and metadata in one file "
+                          "that the runtime loads (default)")),
+    cl::cat(tilecCategory));
+
+cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level 0-3 (default 3)"),
+                           cl::Prefix, cl::init(3), cl::cat(tilecCategory));
+
+cl::list<std::string>
+    defines("D", cl::value_desc("NAME=VALUE"),
+            cl::desc("Override `param NAME` of a .tile spec"), cl::Prefix,
+            cl::cat(tilecCategory));
+
+cl::opt<bool> report("report",
+                     cl::desc("Print each kernel's resources (registers, "
+                              "shared memory, spills) and the outputs written"),
+                     cl::cat(tilecCategory));
+
+cl::opt<bool> allowSlow(
+    "allow-slow-kernels",
+    cl::desc("Turn ptxas's setmaxnreg-ignored (C7508/C7506) and serialised "
+             "wgmma warnings into warnings instead of errors"),
+    cl::cat(tilecCategory));
+
+constexpr StringLiteral kOverview =
+    "tilec: the tile kernel compiler\n\n"
+    "Compiles a GPU tile kernel written in the tile DSL (.tile) or the tile\n"
+    "MLIR dialect (.mlir) for Hopper (sm_90a) or Blackwell (sm_100a):\n"
+    "  spec -> tile dialect -> tile passes (scopes, warp specialisation,\n"
+    "  shared memory, named barriers, pipelines, TMA/wgmma/tcgen05 dispatch)\n"
+    "  -> NVVM -> LLVM NVPTX -> PTX -> ptxas -> cubin -> bundle.\n\n"
+    "Examples:\n"
+    "  tilec examples/copy.tile                    # writes copy.tilec (bundle)\n"
+    "  tilec gemm.tile -D BLK_N=128 --emit=ptx -o gemm.ptx\n"
+    "  tilec gemm.tile --target=sm_100a --emit=cubin --report\n"
+    "  tilec gemm.tile --emit=mlir                 # the tile dialect produced\n"
+    "  tilec gemm.tile --mlir-print-ir-after-all   # IR after every pass\n\n"
+    "On any error tilec prints file:line:col diagnostics, exits with 1 and\n"
+    "leaves no output file behind. ptxas is taken from $TILEC_PTXAS, PATH,\n"
+    "$CUDA_HOME/bin or /usr/local/cuda/bin.\n";
+
+StringRef defaultExtension(Emit emit) {
+  switch (emit) {
+  case Emit::Mlir:
+  case Emit::Lowered:
+    return ".mlir";
+  case Emit::Llvm:
+    return ".ll";
+  case Emit::Ptx:
+    return ".ptx";
+  case Emit::Cubin:
+    return ".cubin";
+  case Emit::Bundle:
+    return ".tilec";
+  }
+  return "";
+}
+
+/// Writes `bytes` to `path` atomically: a failed run leaves nothing.
+bool writeOutput(StringRef path, StringRef bytes, bool binary) {
+  std::error_code ec;
+  ToolOutputFile out(path, ec, binary ? sys::fs::OF_None : sys::fs::OF_Text);
+  if (ec) {
+    WithColor::error(errs(), "tilec") << "cannot write '" << path
+                                      << "': " << ec.message() << "\n";
+    return false;
+  }
+  out.os() << bytes;
+  out.os().flush();
+  if (out.os().has_error()) {
+    WithColor::error(errs(), "tilec") << "cannot write '" << path << "'\n";
+    out.os().clear_error();
+    return false;
+  }
+  out.keep();
+  return true;
+}
+
+/// The target the module's kernels ask for, checked against --target.
+std::string resolveTarget(mlir::ModuleOp module) {
+  std::string target = targetOpt;
+  std::string found;
+  bool conflict = false;
+  module.walk([&](mlir::tile::KernelOp kernel) {
+    std::string t = kernel.getTarget().str();
+    if (!target.empty() && t != target) {
+      kernel.emitError("kernel '")
+          << kernel.getSymName() << "' targets " << t
+          << " but --target is " << target;
+      conflict = true;
+    }
+    found = t;
+  });
+  if (conflict)
+    return {};
+  return target.empty() ? (found.empty() ? "sm_90a" : found) : target;
+}
+
+int run(int argc, char **argv) {
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  cl::HideUnrelatedOptions({&tilecCategory});
+  cl::ParseCommandLineOptions(argc, argv, kOverview);
+
+  if (optLevel > 3) {
+    WithColor::error(errs(), "tilec") << "-O" << optLevel
+                                      << " is not a level; use -O0 to -O3\n";
+    return 1;
+  }
+  if (!targetOpt.empty() && targetOpt != "sm_90a" && targetOpt != "sm_100a") {
+    WithColor::error(errs(), "tilec")
+        << "unknown target '" << targetOpt << "'; use sm_90a or sm_100a\n";
+    return 1;
+  }
+
+  mlir::DefaultTimingManager tm;
+  mlir::applyDefaultTimingManagerCLOptions(tm);
+  mlir::TimingScope timing = tm.getRootScope();
+
+  mlir::DialectRegistry registry;
+  tilec::registerAll(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string errorMessage;
+  auto file = mlir::openInputFile(inputFile, &errorMessage);
+  if (!file) {
+    WithColor::error(errs(), "tilec") << errorMessage << "\n";
+    return 1;
+  }
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+
+  bool isSpec = StringRef(inputFile).ends_with(".tile");
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  {
+    mlir::TimingScope parseTiming = timing.nest("parse");
+    if (isSpec) {
+      tilec::FrontendOptions options;
+      options.target = targetOpt;
+      for (const std::string &d : defines) {
+        std::string error;
+        if (!tilec::parseDefine(d, options, error)) {
+          WithColor::error(errs(), "tilec") << error << "\n";
+          return 1;
+        }
+      }
+      module = tilec::parseTileSpec(sourceMgr, context, options);
+    } else {
+      if (!defines.empty()) {
+        WithColor::error(errs(), "tilec")
+            << "-D applies to .tile specs; '" << inputFile
+            << "' is MLIR\n";
+        return 1;
+      }
+      module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+    }
+  }
+  if (!module)
+    return 1;
+
+  std::string target = resolveTarget(*module);
+  if (target.empty())
+    return 1;
+  bool hasKernel = false;
+  module->walk([&](mlir::tile::KernelOp) { hasKernel = true; });
+  if (!hasKernel) {
+    WithColor::error(errs(), "tilec") << "'" << inputFile
+                                      << "' defines no kernel\n";
+    return 1;
+  }
+
+  std::string output = outputFile;
+  if (output.empty()) {
+    SmallString<128> path(sys::path::filename(inputFile));
+    sys::path::replace_extension(path, defaultExtension(emitOpt));
+    output = std::string(path);
+  }
+
+  if (emitOpt == Emit::Mlir) {
+    std::string text;
+    raw_string_ostream os(text);
+    module->print(os);
+    return writeOutput(output, text, false) ? 0 : 1;
+  }
+
+  {
+    mlir::TimingScope passTiming = timing.nest("tile passes + lowering");
+    mlir::PassManager pm(&context);
+    if (failed(mlir::applyPassManagerCLOptions(pm)))
+      return 1;
+    pm.enableTiming(passTiming);
+    tilec::buildTileToLLVMPipeline(pm);
+    if (failed(pm.run(*module)))
+      return 1;
+  }
+  if (emitOpt == Emit::Lowered) {
+    std::string text;
+    raw_string_ostream os(text);
+    module->print(os);
+    return writeOutput(output, text, false) ? 0 : 1;
+  }
+
+  tilec::bundle::Bundle bundle;
+  bundle.target = target;
+  bundle.producer = "tilec 0.1";
+  if (failed(tilec::extractKernelMetadata(*module, bundle.kernels)))
+    return 1;
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    mlir::TimingScope t = timing.nest("LLVM IR + optimisation");
+    llvmModule = tilec::translateToLLVMIR(*module, llvmContext, target,
+                                          optLevel);
+  }
+  if (!llvmModule)
+    return 1;
+  if (emitOpt == Emit::Llvm) {
+    std::string text;
+    raw_string_ostream os(text);
+    llvmModule->print(os, nullptr);
+    return writeOutput(output, text, false) ? 0 : 1;
+  }
+  {
+    mlir::TimingScope t = timing.nest("NVPTX back end");
+    bundle.ptx = tilec::emitPTX(*llvmModule, target, optLevel, module->getLoc());
+  }
+  if (bundle.ptx.empty())
+    return 1;
+
+  std::optional<tilec::PtxasResult> assembled;
+  if (emitOpt != Emit::Ptx) {
+    mlir::TimingScope t = timing.nest("ptxas");
+    std::string error;
+    assembled = tilec::runPtxas(bundle.ptx, target, optLevel, error);
+    if (!assembled) {
+      WithColor::error(errs(), "tilec") << error << "\n";
+      return 1;
+    }
+    for (const std::string &w : assembled->warnings)
+      WithColor::warning(errs(), "tilec") << w << "\n";
+    if (!assembled->fatalWarnings.empty()) {
+      for (const std::string &w : assembled->fatalWarnings)
+        (allowSlow ? WithColor::warning(errs(), "tilec")
+                   : WithColor::error(errs(), "tilec"))
+            << w << "\n";
+      if (!allowSlow) {
+        WithColor::note(errs(), "tilec")
+            << "these ptxas warnings mean a slow kernel; fix the spec or pass "
+               "--allow-slow-kernels\n";
+        return 1;
+      }
+    }
+    bundle.cubin = assembled->cubin;
+  }
+
+  std::string metadataError = tilec::bundle::validate(bundle);
+  if (!metadataError.empty()) {
+    WithColor::error(errs(), "tilec") << "kernel metadata: " << metadataError
+                                      << "\n";
+    return 1;
+  }
+
+  std::vector<std::string> written;
+  bool ok = true;
+  switch (emitOpt) {
+  case Emit::Ptx:
+  case Emit::Cubin: {
+    StringRef bytes =
+        emitOpt == Emit::Ptx
+            ? StringRef(bundle.ptx)
+            : StringRef(reinterpret_cast<const char *>(bundle.cubin.data()),
+                        bundle.cubin.size());
+    ok = writeOutput(output, bytes, emitOpt == Emit::Cubin);
+    written.push_back(output);
+    if (ok && output != "-") {
+      SmallString<128> json(output);
+      sys::path::replace_extension(json, ".json");
+      ok = writeOutput(json, tilec::bundle::writeMetadataJson(bundle), false);
+      written.push_back(std::string(json));
+    }
+    break;
+  }
+  case Emit::Bundle: {
+    std::vector<uint8_t> bytes;
+    std::string error;
+    if (!tilec::bundle::serializeBundle(bundle, bytes, error)) {
+      WithColor::error(errs(), "tilec") << error << "\n";
+      return 1;
+    }
+    ok = writeOutput(output,
+                     StringRef(reinterpret_cast<const char *>(bytes.data()),
+                               bytes.size()),
+                     true);
+    written.push_back(output);
+    break;
+  }
+  default:
+    break;
+  }
+  if (!ok)
+    return 1;
+
+  if (report) {
+    raw_ostream &os = outs();
+    for (const tilec::bundle::Kernel &k : bundle.kernels) {
+      os << "kernel " << k.name << " (" << target << ")\n";
+      os << "  threads:        " << k.block[0] << " (" << k.block[0] / 128
+         << " warpgroups)";
+      if (k.cluster[0] * k.cluster[1] * k.cluster[2] > 1)
+        os << ", cluster " << k.cluster[0] << "x" << k.cluster[1] << "x"
+           << k.cluster[2];
+      os << "\n  grid:           "
+         << (k.grid.kind == tilec::bundle::GridPolicy::Kind::Persistent
+                 ? "persistent (one CTA per SM)"
+                 : "fixed")
+         << "\n  shared memory:  " << k.dynamicSharedBytes
+         << " bytes dynamic\n";
+      if (assembled) {
+        for (const tilec::KernelResources &r : assembled->kernels) {
+          if (r.name != k.name)
+            continue;
+          os << "  registers:      " << r.registers << " per thread\n";
+          os << "  static smem:    " << r.sharedBytes << " bytes\n";
+          os << "  stack frame:    " << r.stackFrameBytes << " bytes\n";
+          os << "  spills:         " << r.spillStoreBytes << " bytes stored, "
+             << r.spillLoadBytes << " bytes loaded\n";
+        }
+      }
+    }
+    for (const std::string &w : written)
+      os << "wrote " << w << "\n";
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM y(argc, argv);
+  return run(argc, argv);
+}

@@ -1,0 +1,43 @@
+//===- Passes.td - conversion of the tile dialect to NVVM ------*- tablegen -*-===//
+
+#ifndef TILE_CONVERSION_PASSES_TD
+#define TILE_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileConvertToNVVM : Pass<"tile-convert-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lower tile kernels to the LLVM and NVVM dialects";
+  let description = [{
+    Each `tile.kernel` becomes an `llvm.func` kernel whose parameters follow
+    the kernel's `tile.params` (set by tile-dispatch): every tensor map is a
+    `!llvm.ptr` argument with `llvm.byval = !llvm.array<128 x i8>`,
+    `llvm.align = 64` and `nvvm.grid_constant` (passed by value, never through
+    global memory), then one i32 per dynamic dimension, then the scalars. The
+    function gets `nvvm.kernel`, `nvvm.reqntid` (warpgroups x 128) and
+    `nvvm.minctasm = 1` (without both, ptxas ignores setmaxnreg) and, for
+    clusters, `nvvm.cluster_dim`. The kernel's metadata (parameters, shared
+    memory, grid, cluster) stays on the function as `tile.*` attributes for
+    the bundle writer. The body's ops become TMA, mbarrier, wgmma, tcgen05 and
+    shared-memory operations; scf and arith are lowered to LLVM too.
+
+    Before:
+    ```mlir
+    tile.kernel @copy(%x: !tile.global<?x?xbf16>, ...) attributes {...} {
+      tile.copy_async %buf[], %x[%m, %n] barrier %full[%c0] {tensormap = 0 : i64} : ...
+    }
+    ```
+    After:
+    ```mlir
+    llvm.func @copy(%tmap0: !llvm.ptr {llvm.align = 64 : i64,
+                    llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, ...)
+        attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>, ...} {
+      nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %tmap0, %bar, box[%n, %m] : ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::cf::ControlFlowDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // TILE_CONVERSION_PASSES_TD

@@ -1,0 +1,29 @@
+//===- LayoutUtils.h - tile dialect types to TileSupport layouts ---------===//
+
+#ifndef TILEC_LIB_TRANSFORMS_LAYOUTUTILS_H
+#define TILEC_LIB_TRANSFORMS_LAYOUTUTILS_H
+
+#include "dialects/Tile/TileDialect.h"
+#include "lib/Support/MmaTypes.h"
+#include "lib/Support/Swizzle.h"
+
+namespace mlir::tile {
+
+/// The TileSupport swizzle of a dialect swizzle.
+tilec::Swizzle toSupportSwizzle(Swizzle swizzle);
+
+/// The MMA element type of `type`, if it is one.
+std::optional<tilec::ElemType> toElemType(Type type);
+
+/// The layout of one tile (the two innermost dimensions) of `type`. An
+/// unswizzled buffer is row-major: only TMA reads it (the MMA needs a swizzle,
+/// which the gemm_async verifier enforces).
+tilec::Outcome<tilec::SmemTileLayout> getTileLayout(SmemType type);
+
+/// Bytes from a buffer's base to the tile selected by `leading` indices
+/// (all but the two innermost dimensions), as a multiple of the tile size.
+int64_t getTileStride(SmemType type, unsigned leadingDim);
+
+} // namespace mlir::tile
+
+#endif // TILEC_LIB_TRANSFORMS_LAYOUTUTILS_H

@@ -1,0 +1,156 @@
+//===- Passes.td - the passes on the tile dialect --------------*- tablegen -*-===//
+
+#ifndef TILE_TRANSFORMS_PASSES_TD
+#define TILE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileVerifyScopes : Pass<"tile-verify-scopes", "::mlir::ModuleOp"> {
+  let summary = "Check that each op runs in a scope that may issue it";
+  let description = [{
+    Some instructions need a particular set of threads: wgmma a whole
+    warpgroup, TMA copies and tcgen05.mma one thread, tcgen05.ld a whole
+    warpgroup. A CTA-wide sync inside a role deadlocks, because the other
+    roles never reach it. This pass reports such misuse at the op.
+
+    Before (an error):
+    ```mlir
+    tile.role "producer" warpgroups [1] warps [0] single_thread {
+      tile.sync cta
+    }
+    ```
+    After: `error: a CTA-wide sync inside role 'producer' deadlocks: the
+    other roles never reach it; use tile.sync warpgroup`.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
+  let summary = "Turn roles into branches on the warpgroup and warp id";
+  let description = [{
+    Each warpgroup that runs a role gets one branch of an if/else chain on the
+    warpgroup id; its register budget becomes setmaxnreg (dec below the
+    kernel's starting allocation, inc above); inside, each role tests the warp
+    id, and single-thread roles elect one lane with elect.sync.
+    `tile.single_thread` regions become branches on the thread id. Buffer and
+    barrier declarations move to the kernel's start, followed by the setup
+    (barrier initialisation fence, the CTA or cluster sync, the tensor-memory
+    address) and, at the end, the teardown (tensor-memory release).
+    The kernel gets `tile.reqntid` = warpgroups x 128 and `tile.minctasm` = 1,
+    without which ptxas ignores setmaxnreg.
+
+    Before:
+    ```mlir
+    tile.role "producer" warpgroups [1] warps [0] single_thread max_regs 40 {
+      "body"() : () -> ()
+    }
+    ```
+    After:
+    ```mlir
+    %wg = tile.id warpgroup
+    %is1 = arith.cmpi eq, %wg, %c1 : i32
+    scf.if %is1 {
+      nvvm.setmaxregister decrease 40
+      %warp = tile.id warp_in_warpgroup
+      %is0 = arith.cmpi eq, %warp, %c0 : i32
+      scf.if %is0 {
+        %elected = nvvm.elect.sync -> i1
+        scf.if %elected { "body"() : () -> () }
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
+def TileAllocateSharedMemory : Pass<"tile-allocate-smem", "::mlir::ModuleOp"> {
+  let summary = "Place buffers and barriers in one dynamic shared-memory pool";
+  let description = [{
+    Barriers (8 bytes each) and the tensor-memory address slot come first,
+    then the buffers, each aligned to its swizzle repeat (1024 bytes for 128B,
+    512 for 64B, 256 for 32B) so that descriptors keep a base offset of 0.
+    Sets `offset` on every allocation and `smem_bytes` on the kernel; fails
+    with the byte counts when the pool exceeds the target's 232448 bytes.
+
+    Before:
+    ```mlir
+    %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 4>
+    %a = tile.smem_alloc : !tile.smem<4x128x64xbf16, swizzle_128b>
+    ```
+    After:
+    ```mlir
+    %full = tile.barrier_alloc arrivals 1 {offset = 0 : i64} : !tile.barrier<tma, 4>
+    %a = tile.smem_alloc {offset = 1024 : i64} : !tile.smem<4x128x64xbf16, swizzle_128b>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TileAssignNamedBarriers : Pass<"tile-assign-named-barriers", "::mlir::ModuleOp"> {
+  let summary = "Give warpgroup-scoped syncs their named-barrier ids";
+  let description = [{
+    Barrier 0 stays the CTA-wide barrier. A warpgroup sync uses barrier
+    1 + (warpgroup id), so that warpgroups running the same code never share
+    a counter (the article's `warpgroup_sync(wg_id + 10)`). The id is stored
+    as `barrier_id` = 1 (the base; the warpgroup id is added when lowered).
+
+    Before: `tile.sync warpgroup`
+    After: `tile.sync warpgroup {barrier_id = 1 : i64}`
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TileLowerPipelines : Pass<"tile-lower-pipelines", "::mlir::ModuleOp"> {
+  let summary = "Turn pipeline states into loop-carried (stage, phase) integers";
+  let description = [{
+    A `!tile.pipeline<N>` value becomes one i32 holding the stage in bits
+    0..30 and the phase in bit 31; advance increments the stage and, when it
+    reaches N, wraps it to 0 and flips the phase. Loop-carried states become
+    i32 iter_args.
+
+    Before:
+    ```mlir
+    %ps = tile.pipeline.init phase 1 : !tile.pipeline<4>
+    %s = tile.pipeline.stage %ps : !tile.pipeline<4>
+    %next = tile.pipeline.advance %ps : !tile.pipeline<4>
+    ```
+    After:
+    ```mlir
+    %ps = arith.constant -2147483648 : i32
+    %s = arith.andi %ps, %c2147483647 : i32
+    %s1 = arith.addi %s, %c1 : i32
+    %wrap = arith.cmpi eq, %s1, %c4 : i32
+    ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TileDispatch : Pass<"tile-dispatch", "::mlir::ModuleOp"> {
+  let summary = "Choose TMA, wgmma or tcgen05 for each async op and check it is legal";
+  let description = [{
+    `dispatch = auto` becomes `tma` for copies and `wgmma` (sm_90a) or
+    `tcgen05` (sm_100a) for MMAs. The pass checks the instruction's rules
+    (TMA boxes of at most 256 rows and, with a swizzle, at most the swizzle
+    span per box; wgmma M a multiple of 64 and N a multiple of 8 up to 256;
+    tcgen05 shapes), and records every tensor map the kernel needs in the
+    kernel's `tile.params`: one tensor map per distinct (tensor, box,
+    swizzle), then one i32 per dynamic dimension. Each copy gets
+    `tensormap = k`, its index in that list.
+
+    Before:
+    ```mlir
+    tile.copy_async %a[%s], %A[%m, %k] barrier %full[%s] : ...
+    ```
+    After:
+    ```mlir
+    tile.copy_async %a[%s], %A[%m, %k] barrier %full[%s]
+        {dispatch = #tile.copy_dispatch<tma>, tensormap = 0 : i64} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+#endif // TILE_TRANSFORMS_PASSES_TD
