@@ -101,6 +101,14 @@ Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
                     "data pointer " + hexAddress(arg.data) +
                         " is not 16-byte aligned, TMA needs 16-byte alignment");
   uint32_t inner = arg.rank - 1;
+  // A transposed view fails here first: its real problem is the layout, not
+  // the outer strides that the transpose also makes wrong.
+  if (arg.shape[inner] > 1 && arg.strides[inner] != 1)
+    return argError(kernel, index,
+                    "stride of dim " + std::to_string(inner) + " is " +
+                        std::to_string(arg.strides[inner]) +
+                        " elements, TMA needs the innermost dim to be "
+                        "contiguous (stride 1)");
   for (uint32_t d = 0; d < arg.rank; ++d) {
     std::string dim = "dim " + std::to_string(d);
     if (arg.shape[d] == 0)

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Checks and times tilec GEMM bundles against cuBLAS (torch.matmul) on one GPU.
+
+D = A @ B^T with A (M x K) and B (N x K) both K-major, bf16 in, f32 accumulate,
+bf16 out. Every check draws fresh random inputs, poisons D with NaN, runs the
+kernel through the tilec runtime (ctypes), and compares with a float32
+reference by ||D - ref|| / ||ref||. Timing: CUDA events around back-to-back
+launches after a warm-up, median of several repetitions; cuBLAS is timed in
+the same process on the same inputs.
+
+    python3 bench/gemm_bench.py --bundle out/rung1.tilec --bundle ... \
+        [--check-shapes default|quick] [--time-shapes 4096,8192] [--markdown F]
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "runtime",
+                                "python"))
+import tilec_runtime as tr  # noqa: E402
+
+DEEPGEMM_NK = [(2112, 7168), (24576, 1536), (32768, 512), (7168, 16384),
+               (4096, 7168), (7168, 2048)]
+
+
+def check_shapes(kind):
+    if kind == "quick":
+        return [(4096, 4096, 4096), (1000, 3000, 4160), (128, 2112, 7168)]
+    shapes = [(4096, 4096, 4096), (8192, 8192, 8192)]
+    for m in (128, 4096):
+        for n, k in DEEPGEMM_NK:
+            shapes.append((m, n, k))
+    shapes += [(1000, 3000, 4160), (333, 520, 72)]
+    return shapes
+
+
+def rel_error(d, ref):
+    diff = (d.float() - ref).norm().item()
+    return diff / max(ref.norm().item(), 1e-30)
+
+
+def run_check(kernel, m, n, k, gen):
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16, generator=gen)
+    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16, generator=gen)
+    d = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    kernel(a, b, d)
+    torch.cuda.synchronize()
+    ref = a.float() @ b.float().t()
+    nan = torch.isnan(d).sum().item()
+    return rel_error(d, ref), nan
+
+
+def time_fn(fn, reps=5, min_ms=200.0):
+    """Median milliseconds per call: events around batches of calls."""
+    fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(True), torch.cuda.Event(True)
+    start.record()
+    fn()
+    end.record()
+    torch.cuda.synchronize()
+    one = max(start.elapsed_time(end), 1e-3)
+    batch = max(1, min(200, int(min_ms / reps / one)))
+    samples = []
+    for _ in range(reps):
+        start.record()
+        for _ in range(batch):
+            fn()
+        end.record()
+        torch.cuda.synchronize()
+        samples.append(start.elapsed_time(end) / batch)
+    return statistics.median(samples)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--bundle", action="append", default=[],
+                   help="a tilec bundle holding one GEMM kernel (repeatable)")
+    p.add_argument("--check-shapes", default="default",
+                   choices=["default", "quick", "none"])
+    p.add_argument("--time-shapes", default="4096,8192",
+                   help="comma-separated cube sizes to time ('' for none)")
+    p.add_argument("--markdown", help="append the tables here")
+    args = p.parse_args()
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    dev = torch.cuda.get_device_properties(0)
+    print(f"device: {dev.name}, {dev.multi_processor_count} SMs, "
+          f"torch {torch.__version__}", flush=True)
+    kernels = []
+    for path in args.bundle:
+        name = os.path.splitext(os.path.basename(path))[0]
+        try:
+            kernels.append((name, tr.Module(path).kernel()))
+        except tr.TilecError as e:
+            print(f"{name}: cannot load: {e}", flush=True)
+    lines = []
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(1234)
+    worst = {}
+    if args.check_shapes != "none":
+        lines.append("| kernel | M | N | K | rel. error | NaN left | result |")
+        lines.append("|---|---:|---:|---:|---:|---:|---|")
+        for name, kern in kernels:
+            for m, n, k in check_shapes(args.check_shapes):
+                try:
+                    err, nan = run_check(kern, m, n, k, gen)
+                    ok = nan == 0 and err < 1e-2
+                    verdict = "ok" if ok else "WRONG"
+                except Exception as e:  # report and continue with the next
+                    err, nan, ok, verdict = float("nan"), -1, False, f"error: {e}"
+                worst.setdefault(name, True)
+                worst[name] &= ok
+                line = f"| {name} | {m} | {n} | {k} | {err:.2e} | {nan} | {verdict} |"
+                print(line, flush=True)
+                lines.append(line)
+    sizes = [int(s) for s in args.time_shapes.split(",") if s]
+    if sizes:
+        lines.append("")
+        lines.append("| M=N=K | kernel | ms | TFLOP/s | vs cuBLAS |")
+        lines.append("|---:|---|---:|---:|---:|")
+        for s in sizes:
+            a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
+            b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
+            d = torch.empty(s, s, device="cuda", dtype=torch.bfloat16)
+            flops = 2.0 * s * s * s
+            ms_cublas = time_fn(lambda: torch.matmul(a, b.t(), out=d))
+            tf_cublas = flops / ms_cublas / 1e9
+            row = f"| {s} | cuBLAS (torch.matmul) | {ms_cublas:.3f} | {tf_cublas:.0f} | 1.00 |"
+            print(row, flush=True)
+            lines.append(row)
+            for name, kern in kernels:
+                if not worst.get(name, True):
+                    lines.append(f"| {s} | {name} | - | - | (failed check) |")
+                    continue
+                ms = time_fn(lambda: kern(a, b, d))
+                tf = flops / ms / 1e9
+                row = f"| {s} | {name} | {ms:.3f} | {tf:.0f} | {tf / tf_cublas:.2f} |"
+                print(row, flush=True)
+                lines.append(row)
+    if args.markdown:
+        with open(args.markdown, "a") as f:
+            f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return 0 if all(worst.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
