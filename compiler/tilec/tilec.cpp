@@ -21,6 +21,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -190,6 +191,8 @@ int run(int argc, char **argv) {
   tilec::registerAll(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // The diagnostics point into the user's file; the op dump is noise.
+  context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
   auto file = mlir::openInputFile(inputFile, &errorMessage);

@@ -1064,7 +1064,10 @@ void annotateTmemUsers(ModuleOp module) {
   module.walk([](Operation *op) {
     if (!isa<TmemAddressOp, TmemDeallocOp>(op))
       return;
-    if (auto alloc = op->getOperand(0).getDefiningOp<TmemAllocOp>()) {
+    Value tmem = op->getOperand(0);
+    if (auto read = tmem.getDefiningOp<TmemAddressOp>())
+      tmem = read.getTmem();
+    if (auto alloc = tmem.getDefiningOp<TmemAllocOp>()) {
       op->setAttr("offset", alloc.getOffsetAttr());
       op->setAttr("cta_group", alloc.getCtaGroupAttr());
     }

@@ -166,8 +166,14 @@ struct WarpSpecializePass
                    kernel.getClusterSize() > 1 ? SyncScope::cluster
                                                : SyncScope::cta,
                    IntegerAttr());
-    if (tmem)
-      TmemDeallocOp::create(b, loc, tmem.getResult());
+    if (tmem) {
+      // Release the allocated address, which only tile.tmem_address knows.
+      Value address = tmem.getResult();
+      for (Operation *user : tmem->getUsers())
+        if (auto read = dyn_cast<TmemAddressOp>(user))
+          address = read.getResult();
+      TmemDeallocOp::create(b, loc, address);
+    }
   }
 
   LogicalResult lowerRoles(KernelOp kernel) {

@@ -88,7 +88,7 @@ tile.kernel @single_threads() attributes {target = "sm_90a", warpgroups = 1 : i6
 // CHECK-NEXT: %[[ADDR:.*]] = tile.tmem_address %[[T]]
 // CHECK: "use"(%[[ADDR]])
 // CHECK: tile.sync cluster
-// CHECK-NEXT: tile.tmem_dealloc %[[T]]
+// CHECK-NEXT: tile.tmem_dealloc %[[ADDR]]
 tile.kernel @tmem() attributes {target = "sm_100a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
   "use"(%t) : (!tile.tmem<128x512xf32>) -> ()

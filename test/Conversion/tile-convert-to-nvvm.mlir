@@ -1,0 +1,119 @@
+// RUN: tile-opt %s --tile-warp-specialize --tile-allocate-smem --tile-assign-named-barriers --tile-lower-pipelines --tile-dispatch --tile-convert-to-nvvm --split-input-file | FileCheck %s
+
+// The kernel becomes an llvm.func: tensor maps by value (byval, align 64,
+// grid_constant), then the dynamic dims; .reqntid and .minnctapersm 1. The
+// barrier is initialised by thread 0; the copy is a TMA load into the
+// shared::cluster window completing on the barrier, and a TMA store.
+// CHECK-LABEL: llvm.mlir.global external @__tile_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: llvm.func @copy(
+// CHECK-SAME: %[[MAPX:[a-z0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK-SAME: %[[MAPY:[a-z0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK-SAME: %{{.*}}: i32, %{{.*}}: i32)
+// CHECK-SAME: nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 128, 1, 1>
+// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @__tile_smem : !llvm.ptr<3>
+// CHECK: %[[BAR:.*]] = llvm.getelementptr %{{.*}}[16384] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: scf.if
+// CHECK: nvvm.mbarrier.init %[[BAR]], %{{.*}} : !llvm.ptr<3>, i32
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: %[[DST:.*]] = llvm.addrspacecast %[[BASE]] : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[MAPX]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32
+// CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAPY]], %[[BASE]], box[%{{.*}}, %{{.*}}]
+// CHECK: nvvm.cp.async.bulk.commit.group
+// CHECK: nvvm.cp.async.bulk.wait_group 0
+tile.kernel @copy(%X: !tile.global<?x64xbf16>, %Y: !tile.global<?x64xbf16>)
+    attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %buf = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    tile.copy_async %buf[], %X[%c0, %c0] barrier %full[%c0] : !tile.smem<128x64xbf16, swizzle_128b>, !tile.global<?x64xbf16>, !tile.barrier<tma, 1>
+    tile.barrier.arrive %full[%c0] expect_tx 16384 : !tile.barrier<tma, 1>
+  }
+  tile.barrier.wait %full[%c0], %c0 : !tile.barrier<tma, 1>
+  tile.single_thread cta {
+    tile.copy_async %Y[%c0, %c0], %buf[] : !tile.global<?x64xbf16>, !tile.smem<128x64xbf16, swizzle_128b>
+    tile.bulk_commit
+    tile.bulk_wait 0
+  }
+}
+
+// -----
+
+// wgmma: a fence, then per 64-row block and K step one m64nNk16 with
+// descriptors (constant fields | (address & 0x3FFFF) >> 4); the wait fences
+// every accumulator register; warpgroup syncs use named barrier 1 + wg.
+// CHECK-LABEL: llvm.func @mma(
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-COUNT-32: llvm.inline_asm has_side_effects "", "=f,0"
+// CHECK: %[[ID:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %{{.*}}
+tile.kernel @mma() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %r = tile.gemm_async %z, %a[%c0], %b[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+  tile.gemm_commit
+  %w = tile.gemm_wait %r pending 0 : !tile.frag<64x64xf32, wgmma_acc>
+  tile.sync warpgroup
+  %h = tile.frag.cast %w : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xbf16, wgmma_acc>
+  tile.frag.store %h, %b[%c0] : !tile.frag<64x64xbf16, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>
+}
+
+// -----
+
+// Clusters: the setup and teardown syncs are cluster-wide; a remote view is
+// mapa; the 2-CTA TMA form masks the peer bit of the leader's barrier; the
+// tcgen05 family is inline PTX.
+// CHECK-LABEL: llvm.func @blackwell(
+// CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
+// CHECK: tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [$0], $1;
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK: %[[TMEM:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: arith.andi %{{.*}}, %{{.*}} : i32
+// CHECK: tcgen05.ld.sync.aligned.32x32b.x64.b32
+// CHECK: tcgen05.wait::ld.sync.aligned;
+// CHECK: nvvm.tcgen05.fence <after>
+// CHECK: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} multicast_mask = %{{.*}} {group = #nvvm.cta_group<cta_2>}
+// CHECK-COUNT-4: tcgen05.mma.cta_group::2.kind::f16 [$0], $1, $2, $3, p;
+// CHECK: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [$0], $1;
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK: tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
+// CHECK: tcgen05.dealloc.cta_group::2.sync.aligned.b32 $0, $1;", "r,r" %[[TMEM]], %{{.*}} : (i32, i32) -> ()
+tile.kernel @blackwell(%A: !tile.global<4096x4096xf16>)
+    attributes {target = "sm_100a", warpgroups = 2 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %tmem = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
+  %a = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 4>
+  %empty = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 4>
+  %done = tile.barrier_alloc arrivals 256 : !tile.barrier<threads, 1>
+  %full0 = tile.barrier.remote_view %full cta 0 : !tile.barrier<tma, 4> -> !tile.barrier<tma, 4, remote>
+  %done0 = tile.barrier.remote_view %done cta 0 : !tile.barrier<threads, 1> -> !tile.barrier<threads, 1, remote>
+  %c0 = arith.constant 0 : i32
+  %true = arith.constant true
+  tile.role "mma" warpgroups [1] warps [0] single_thread {
+    tile.copy_async %a[%c0], %A[%c0, %c0] barrier %full0[%c0] {cta_group = 2 : i64, multicast = 3 : i64}
+        : !tile.smem<4x128x64xf16, swizzle_128b>, !tile.global<4096x4096xf16>, !tile.barrier<tma, 4, remote>
+    tile.gemm_async %tmem[%c0], %a[%c0, %c0], %b[%c0, %c0] accumulate(%true) {cta_group = 2 : i64}
+        : !tile.tmem<128x512xf32>, !tile.smem<4x128x64xf16, swizzle_128b>, !tile.smem<4x128x64xf16, swizzle_128b>
+    tile.gemm_commit barrier %empty[%c0] cta_mask 3 {cta_group = 2 : i64} : !tile.barrier<mma, 4>
+  }
+  tile.role "writeback" warpgroups [0] {
+    %r = tile.tmem_load %tmem[%c0] : !tile.tmem<128x512xf32> -> !tile.frag<128x64xf32, row_per_thread>
+    %r2 = tile.tmem_wait %r : !tile.frag<128x64xf32, row_per_thread>
+    tile.fence tcgen05_after_sync
+    tile.barrier.arrive %done0[%c0] : !tile.barrier<threads, 1, remote>
+  }
+}
