@@ -29,6 +29,8 @@ DEEPGEMM_NK = [(2112, 7168), (24576, 1536), (32768, 512), (7168, 16384),
 
 
 def check_shapes(kind):
+    if kind == "tiny":
+        return [(256, 512, 256), (200, 264, 136)]
     if kind == "quick":
         return [(4096, 4096, 4096), (1000, 3000, 4160), (128, 2112, 7168)]
     shapes = [(4096, 4096, 4096), (8192, 8192, 8192)]
@@ -82,7 +84,7 @@ def main():
     p.add_argument("--bundle", action="append", default=[],
                    help="a tilec bundle holding one GEMM kernel (repeatable)")
     p.add_argument("--check-shapes", default="default",
-                   choices=["default", "quick", "none"])
+                   choices=["default", "quick", "tiny", "none"])
     p.add_argument("--time-shapes", default="4096,8192",
                    help="comma-separated cube sizes to time ('' for none)")
     p.add_argument("--markdown", help="append the tables here")
@@ -97,7 +99,10 @@ def main():
     for path in args.bundle:
         name = os.path.splitext(os.path.basename(path))[0]
         try:
-            kernels.append((name, tr.Module(path).kernel()))
+            kern = tr.Module(path).kernel()
+            # Scalars after A, B, D (an epilogue scale) get 1.0.
+            extra = [1.0] * (len(kern.args) - 3)
+            kernels.append((name, (lambda k, x: lambda a, b, d: k(a, b, d, *x))(kern, extra)))
         except tr.TilecError as e:
             print(f"{name}: cannot load: {e}", flush=True)
     lines = []
