@@ -11,7 +11,8 @@
 //   tile-dsl gemm.tile -D BLK_N=128 --target=sm_90a
 //   tile-dsl --split-input-file diagnostics.tile   (chunks split at '# -----')
 //
-// Exit status 1 when any chunk has an error; nothing is written then.
+// Several files may be given; each is parsed on its own. Exit status 1 when
+// any file or chunk has an error; nothing is written then.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,15 +30,14 @@
 
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<input .tile file>"),
-                                          cl::init("-"));
+static cl::list<std::string> inputFilenames(cl::Positional,
+                                            cl::desc("<input .tile files>"));
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"));
-static cl::list<std::string>
-    defines("D", cl::Prefix, cl::desc("Set a param of the spec"),
-            cl::value_desc("NAME=VALUE"));
+static cl::list<std::string> defines("D", cl::Prefix,
+                                     cl::desc("Set a param of the spec"),
+                                     cl::value_desc("NAME=VALUE"));
 static cl::opt<std::string>
     target("target",
            cl::desc("GPU target: sm_90a or sm_100a (default: each kernel's "
@@ -96,39 +96,45 @@ int main(int argc, char **argv) {
     }
   }
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      mlir::openInputFile(inputFilename, &errorMessage);
-  if (!input) {
-    llvm::errs() << "tile-dsl: error: " << errorMessage << "\n";
-    return 1;
-  }
-  llvm::StringRef identifier = input->getBufferIdentifier();
-  std::vector<std::string> chunks;
-  if (splitInputFile)
-    chunks = splitChunks(input->getBuffer());
-  else
-    chunks.push_back(input->getBuffer().str());
-
+  if (inputFilenames.empty())
+    inputFilenames.push_back("-");
   bool failed = false;
+  bool first = true;
+  std::string errorMessage;
   std::string output;
   llvm::raw_string_ostream os(output);
-  for (size_t i = 0; i < chunks.size(); ++i) {
-    llvm::SourceMgr sourceMgr;
-    sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(chunks[i], identifier),
-        llvm::SMLoc());
-    mlir::MLIRContext context;
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        tilec::parseTileSpec(sourceMgr, context, options);
-    if (!module) {
+  for (const std::string &inputFilename : inputFilenames) {
+    std::unique_ptr<llvm::MemoryBuffer> input =
+        mlir::openInputFile(inputFilename, &errorMessage);
+    if (!input) {
+      llvm::errs() << "tile-dsl: error: " << errorMessage << "\n";
       failed = true;
       continue;
     }
-    if (i != 0)
-      os << "// -----\n";
-    module->print(os, mlir::OpPrintingFlags());
-    os << "\n";
+    llvm::StringRef identifier = input->getBufferIdentifier();
+    std::vector<std::string> chunks;
+    if (splitInputFile)
+      chunks = splitChunks(input->getBuffer());
+    else
+      chunks.push_back(input->getBuffer().str());
+    for (const std::string &chunk : chunks) {
+      llvm::SourceMgr sourceMgr;
+      sourceMgr.AddNewSourceBuffer(
+          llvm::MemoryBuffer::getMemBufferCopy(chunk, identifier),
+          llvm::SMLoc());
+      mlir::MLIRContext context;
+      mlir::OwningOpRef<mlir::ModuleOp> module =
+          tilec::parseTileSpec(sourceMgr, context, options);
+      if (!module) {
+        failed = true;
+        continue;
+      }
+      if (!first)
+        os << "// -----\n";
+      first = false;
+      module->print(os, mlir::OpPrintingFlags());
+      os << "\n";
+    }
   }
   if (failed)
     return 1;

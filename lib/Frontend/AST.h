@@ -315,9 +315,8 @@ public:
 /// `NAME = expr`, `NAME += expr`, ...
 class AssignStmt : public Stmt {
 public:
-  AssignStmt(llvm::SMRange range, llvm::StringRef name,
-             llvm::SMRange nameRange, Tok op, llvm::SMRange opRange,
-             ExprPtr value)
+  AssignStmt(llvm::SMRange range, llvm::StringRef name, llvm::SMRange nameRange,
+             Tok op, llvm::SMRange opRange, ExprPtr value)
       : Stmt(Kind::Assign, range), name(name), nameRange(nameRange), op(op),
         opRange(opRange), value(std::move(value)) {}
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Assign; }
@@ -344,8 +343,7 @@ public:
     llvm::StringRef name;
     llvm::SMRange range;
   };
-  ForStmt(llvm::SMRange range, std::vector<Var> vars, ExprPtr iter,
-          Body body)
+  ForStmt(llvm::SMRange range, std::vector<Var> vars, ExprPtr iter, Body body)
       : Stmt(Kind::For, range), vars(std::move(vars)), iter(std::move(iter)),
         body(std::move(body)) {}
   static bool classof(const Stmt *s) { return s->getKind() == Kind::For; }
@@ -357,8 +355,8 @@ public:
 class WhileStmt : public Stmt {
 public:
   WhileStmt(llvm::SMRange range, ExprPtr cond, Body body)
-      : Stmt(Kind::While, range), cond(std::move(cond)),
-        body(std::move(body)) {}
+      : Stmt(Kind::While, range), cond(std::move(cond)), body(std::move(body)) {
+  }
   static bool classof(const Stmt *s) { return s->getKind() == Kind::While; }
   ExprPtr cond;
   Body body;

@@ -22,8 +22,8 @@ bool DiagnosticEngine::countError() {
   }
   lastSuppressed = true;
   if (numErrors == errorLimit + 1)
-    sourceMgr.PrintMessage(os, llvm::SMLoc(), llvm::SourceMgr::DK_Error,
-                           "too many errors emitted, stopping now");
+    printWithoutLocation(llvm::SourceMgr::DK_Error,
+                         "too many errors emitted, stopping now");
   return false;
 }
 
@@ -39,8 +39,7 @@ void DiagnosticEngine::print(llvm::SMRange range,
   sourceMgr.PrintMessage(os, range.Start, kind, message, ranges, fixIts);
 }
 
-void DiagnosticEngine::error(llvm::SMRange range,
-                             const llvm::Twine &message) {
+void DiagnosticEngine::error(llvm::SMRange range, const llvm::Twine &message) {
   if (countError())
     print(range, llvm::SourceMgr::DK_Error, message);
 }
@@ -54,10 +53,20 @@ void DiagnosticEngine::errorWithFixIt(llvm::SMRange range,
   print(range, llvm::SourceMgr::DK_Error, message, fixIt);
 }
 
+void DiagnosticEngine::printWithoutLocation(llvm::SourceMgr::DiagKind kind,
+                                            const llvm::Twine &message) {
+  // "file.tile: error: message", for what belongs to no line (a -D option).
+  llvm::StringRef file;
+  unsigned mainID = sourceMgr.getMainFileID();
+  if (mainID != 0 && mainID <= sourceMgr.getNumBuffers())
+    file = sourceMgr.getMemoryBuffer(mainID)->getBufferIdentifier();
+  llvm::SMDiagnostic(file, kind, message.str())
+      .print(nullptr, os, os.has_colors());
+}
+
 void DiagnosticEngine::error(const llvm::Twine &message) {
   if (countError())
-    sourceMgr.PrintMessage(os, llvm::SMLoc(), llvm::SourceMgr::DK_Error,
-                           message);
+    printWithoutLocation(llvm::SourceMgr::DK_Error, message);
 }
 
 void DiagnosticEngine::warning(llvm::SMRange range,
@@ -74,8 +83,7 @@ void DiagnosticEngine::note(llvm::SMRange range, const llvm::Twine &message) {
 
 void DiagnosticEngine::note(const llvm::Twine &message) {
   if (!lastSuppressed)
-    sourceMgr.PrintMessage(os, llvm::SMLoc(), llvm::SourceMgr::DK_Note,
-                           message);
+    printWithoutLocation(llvm::SourceMgr::DK_Note, message);
 }
 
 llvm::StringRef

@@ -59,6 +59,8 @@ public:
 private:
   /// Counts an error; false when it must not be printed.
   bool countError();
+  void printWithoutLocation(llvm::SourceMgr::DiagKind kind,
+                            const llvm::Twine &message);
   void print(llvm::SMRange range, llvm::SourceMgr::DiagKind kind,
              const llvm::Twine &message,
              llvm::ArrayRef<llvm::SMFixIt> fixIts = {});

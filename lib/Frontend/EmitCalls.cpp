@@ -91,8 +91,9 @@ Val Emitter::evalCall(const CallExpr &call, bool isStatement) {
       builtin = &b;
   if (!builtin) {
     if (name == "range" || name == "unroll" || name == "tiles") {
-      error(callee->getRange(), name + "(...) is only used in a for loop, as "
-                                       "in 'for i in " +
+      error(callee->getRange(), name +
+                                    "(...) is only used in a for loop, as "
+                                    "in 'for i in " +
                                     name + "(...)'");
       return Val::error();
     }
@@ -153,8 +154,8 @@ bool Emitter::bindArgs(const CallExpr &call, llvm::StringRef callee,
     auto it = llvm::find(names, keyword.name);
     if (it == names.end()) {
       llvm::StringRef close = closestName(keyword.name, names);
-      std::string message = "unknown argument '" + keyword.name.str() +
-                            "' of " + signature;
+      std::string message =
+          "unknown argument '" + keyword.name.str() + "' of " + signature;
       if (!close.empty())
         diag.errorWithFixIt(keyword.nameRange,
                             message + "; did you mean '" + close.str() + "'?",
@@ -190,7 +191,9 @@ bool Emitter::bindArgs(const CallExpr &call, llvm::StringRef callee,
 // Buffer views
 //===----------------------------------------------------------------------===//
 
-std::string BufferRef::name() const { return textOf(baseExpr->getRange()).str(); }
+std::string BufferRef::name() const {
+  return textOf(baseExpr->getRange()).str();
+}
 
 std::optional<BufferRef> Emitter::evalBufferRef(const Expr &expr,
                                                 llvm::StringRef what) {
@@ -207,11 +210,13 @@ std::optional<BufferRef> Emitter::evalBufferRef(const Expr &expr,
   if (ref.base.isError())
     return std::nullopt;
   Type type = ref.base.isValue() ? ref.base.type : Type();
-  if (!type || !isa<tile::GlobalType, tile::SmemType, tile::TmemType,
-                    tile::BarrierType>(type)) {
+  if (!type ||
+      !isa<tile::GlobalType, tile::SmemType, tile::TmemType, tile::BarrierType>(
+          type)) {
     error(ref.baseExpr->getRange(),
-          what + " is a buffer (a global tensor, a shared or tensor-memory "
-                 "buffer, or a barrier), got " +
+          what +
+              " is a buffer (a global tensor, a shared or tensor-memory "
+              "buffer, or a barrier), got " +
               describeVal(ref.base));
     return std::nullopt;
   }
@@ -248,8 +253,7 @@ static bool sameExpr(const Expr &a, const Expr &b) {
   }
   case Expr::Kind::Binary: {
     auto &x = llvm::cast<BinaryExpr>(a), &y = llvm::cast<BinaryExpr>(b);
-    return x.op == y.op && sameExpr(*x.lhs, *y.lhs) &&
-           sameExpr(*x.rhs, *y.rhs);
+    return x.op == y.op && sameExpr(*x.lhs, *y.lhs) && sameExpr(*x.rhs, *y.rhs);
   }
   case Expr::Kind::Member: {
     auto &x = llvm::cast<MemberExpr>(a), &y = llvm::cast<MemberExpr>(b);
@@ -273,7 +277,7 @@ std::optional<int64_t> Emitter::extentOf(const IndexItem &item,
   }
   std::optional<int64_t> start =
       item.start ? tryFoldInt(*item.start) : std::optional<int64_t>(0);
-  std::optional<int64_t> stop = item.stop ? tryFoldInt(*item.stop)
+  std::optional<int64_t> stop = item.stop  ? tryFoldInt(*item.stop)
                                 : knownDim ? std::optional<int64_t>(dimSize)
                                            : std::nullopt;
   if (start && stop) {
@@ -304,16 +308,15 @@ Value Emitter::startOf(const IndexItem &item) {
 
 /// Whether `item` covers a whole dimension of `size`: absent, `:`, or a
 /// range from 0 to size.
-static bool coversWhole(Emitter &emitter, const IndexItem &item,
-                        int64_t size) {
+static bool coversWhole(Emitter &emitter, const IndexItem &item, int64_t size) {
   if (item.kind == IndexItem::Kind::Full)
     return true;
   if (item.kind != IndexItem::Kind::Range)
     return false;
   std::optional<int64_t> start =
       item.start ? emitter.tryFoldInt(*item.start) : std::optional<int64_t>(0);
-  std::optional<int64_t> stop = item.stop ? emitter.tryFoldInt(*item.stop)
-                                          : std::optional<int64_t>(size);
+  std::optional<int64_t> stop =
+      item.stop ? emitter.tryFoldInt(*item.stop) : std::optional<int64_t>(size);
   return start == 0 && stop == size;
 }
 
@@ -348,11 +351,12 @@ bool Emitter::smemTileIndices(const BufferRef &ref, bool withRow,
     for (size_t i = 0; i < lead; ++i)
       example += i ? ", i" + std::to_string(i) : "i0";
     example = lead == 1 ? name + "[stage]" : example + "]";
-    error(ref.getRange(),
-          "'" + name + "' has shape " + shapeText(shape) + ": select one of "
-              "its tiles with " +
-              llvm::Twine(lead) + " leading ind" + (lead == 1 ? "ex" : "ices") +
-              ", as in " + example);
+    error(ref.getRange(), "'" + name + "' has shape " + shapeText(shape) +
+                              ": select one of "
+                              "its tiles with " +
+                              llvm::Twine(lead) + " leading ind" +
+                              (lead == 1 ? "ex" : "ices") + ", as in " +
+                              example);
     return false;
   }
   bool ok = true;
@@ -375,8 +379,7 @@ bool Emitter::smemTileIndices(const BufferRef &ref, bool withRow,
     return false;
   IndexItem whole;
   whole.kind = IndexItem::Kind::Full;
-  const IndexItem &rowItem =
-      ref.items.size() > lead ? ref.items[lead] : whole;
+  const IndexItem &rowItem = ref.items.size() > lead ? ref.items[lead] : whole;
   const IndexItem &colItem =
       ref.items.size() > lead + 1 ? ref.items[lead + 1] : whole;
   int64_t rows = shape[rank - 2], cols = shape[rank - 1];
@@ -397,16 +400,16 @@ bool Emitter::smemTileIndices(const BufferRef &ref, bool withRow,
     return false;
   }
   if (!coversWhole(*this, colItem, cols)) {
-    error(colItem.range, opName + " uses whole rows of the tile: write ':' "
-                                  "for the last dimension of '" +
+    error(colItem.range, opName +
+                             " uses whole rows of the tile: write ':' "
+                             "for the last dimension of '" +
                              name + "'");
     return false;
   }
   return true;
 }
 
-bool Emitter::globalCoords(const BufferRef &ref,
-                           SmallVectorImpl<Value> &coords,
+bool Emitter::globalCoords(const BufferRef &ref, SmallVectorImpl<Value> &coords,
                            SmallVectorImpl<std::optional<int64_t>> &extents) {
   auto type = ref.base.getValueType<tile::GlobalType>();
   if (!type)
@@ -436,8 +439,7 @@ bool Emitter::globalCoords(const BufferRef &ref,
       continue;
     }
     coords.push_back(start);
-    extents.push_back(
-        extentOf(item, ShapedType::isDynamic(size) ? -1 : size));
+    extents.push_back(extentOf(item, ShapedType::isDynamic(size) ? -1 : size));
   }
   return ok;
 }
@@ -480,10 +482,9 @@ bool Emitter::barrierIndex(const BufferRef &ref, Value &index) {
   std::string name = ref.name();
   if (!ref.indexed) {
     if (type.getDepth() != 1) {
-      error(ref.getRange(), "'" + name + "' holds " +
-                                llvm::Twine(type.getDepth()) +
-                                " barriers: select one, as in " + name +
-                                "[stage]");
+      error(ref.getRange(),
+            "'" + name + "' holds " + llvm::Twine(type.getDepth()) +
+                " barriers: select one, as in " + name + "[stage]");
       return false;
     }
     index = arith::ConstantIntOp::create(builder, loc(ref.getRange()),
@@ -521,8 +522,7 @@ static const llvm::StringRef kCopyDispatch[] = {"auto", "tma"};
 static const llvm::StringRef kGemmDispatch[] = {"auto", "wgmma", "tcgen05"};
 
 /// cta_group = 1 or 2 (default 1).
-static std::optional<int64_t> evalCtaGroup(Emitter &emitter,
-                                           const Expr *expr) {
+static std::optional<int64_t> evalCtaGroup(Emitter &emitter, const Expr *expr) {
   if (!expr)
     return 1;
   std::optional<int64_t> n = emitter.evalConstInt(*expr, "cta_group");
@@ -541,8 +541,7 @@ static std::optional<int64_t> evalCtaGroup(Emitter &emitter,
 static void noteDeclaration(Emitter &emitter, const BufferRef &ref) {
   if (auto *name = llvm::dyn_cast<NameExpr>(ref.baseExpr))
     if (Symbol *symbol = emitter.lookup(name->name))
-      emitter.note(symbol->defRange,
-                   "'" + name->name + "' is declared here");
+      emitter.note(symbol->defRange, "'" + name->name + "' is declared here");
 }
 
 Val Emitter::emitCopyAsync(const CallExpr &call) {
@@ -635,15 +634,17 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
       return Val::error();
     auto type = ref->base.getValueType<tile::BarrierType>();
     if (!type) {
-      error(args[2]->getRange(), "barrier = ... takes a barrier, got " +
-                                     describeVal(ref->base));
+      error(args[2]->getRange(),
+            "barrier = ... takes a barrier, got " + describeVal(ref->base));
       return Val::error();
     }
     if (type.getKind() != tile::BarrierKind::tma) {
       error(args[2]->getRange(),
             "a copy into shared memory completes on a tma barrier, but '" +
-                ref->name() + "' is a " +
-                tile::stringifyBarrierKind(type.getKind()) + " barrier");
+                ref->name() + "' is " +
+                (type.getKind() == tile::BarrierKind::mma ? "an mma"
+                                                          : "a threads") +
+                " barrier");
       noteDeclaration(*this, *ref);
       return Val::error();
     }
@@ -675,10 +676,9 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
     if (!mask)
       return Val::error();
     if (*mask < 1 || *mask >= (int64_t(1) << clusterSize)) {
-      error(args[4]->getRange(),
-            "multicast mask " + llvm::Twine(*mask) +
-                " names CTAs outside the cluster of " +
-                llvm::Twine(clusterSize));
+      error(args[4]->getRange(), "multicast mask " + llvm::Twine(*mask) +
+                                     " names CTAs outside the cluster of " +
+                                     llvm::Twine(clusterSize));
       noteParamsIn(*args[4]);
       return Val::error();
     }
@@ -700,14 +700,14 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
     reduceAdd = true;
   }
   Value dstValue = dst->base.value, srcValue = src->base.value;
-  ValueRange dstIndices = load ? ValueRange(smemIndices)
-                               : ValueRange(globalIndices);
-  ValueRange srcIndices = load ? ValueRange(globalIndices)
-                               : ValueRange(smemIndices);
+  ValueRange dstIndices =
+      load ? ValueRange(smemIndices) : ValueRange(globalIndices);
+  ValueRange srcIndices =
+      load ? ValueRange(globalIndices) : ValueRange(smemIndices);
   tile::CopyAsyncOp::create(builder, loc(call.getLoc()), dstValue, dstIndices,
-                            srcValue, srcIndices, barrier, barrierIdx,
-                            dispatch, multicast,
-                            static_cast<uint64_t>(*ctaGroup), reduceAdd);
+                            srcValue, srcIndices, barrier, barrierIdx, dispatch,
+                            multicast, static_cast<uint64_t>(*ctaGroup),
+                            reduceAdd);
   return Val::error();
 }
 
@@ -721,8 +721,7 @@ Val Emitter::emitBulkCommit(const CallExpr &call) {
 
 Val Emitter::emitBulkWait(const CallExpr &call) {
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, "bulk_wait", {{"pending", false}, {"read", false}},
-                args))
+  if (!bindArgs(call, "bulk_wait", {{"pending", false}, {"read", false}}, args))
     return Val::error();
   int64_t pending = 0;
   if (args[0]) {
@@ -762,8 +761,9 @@ static Symbol *fragVariable(Emitter &emitter, const Expr &expr,
   auto *name = llvm::dyn_cast<NameExpr>(&expr);
   if (!value.getValueType<tile::FragType>() || !name) {
     emitter.error(expr.getRange(),
-                  opName + " updates a register-fragment variable in place; "
-                           "got " +
+                  opName +
+                      " updates a register-fragment variable in place; "
+                      "got " +
                       Emitter::describeVal(value));
     return nullptr;
   }
@@ -926,8 +926,8 @@ Val Emitter::emitGemmCommit(const CallExpr &call) {
     if (!mask)
       return Val::error();
     if (*mask < 0 || *mask >= (int64_t(1) << 16)) {
-      error(args[2]->getRange(), "cta_mask is a mask of up to 16 CTAs, got " +
-                                     llvm::Twine(*mask));
+      error(args[2]->getRange(),
+            "cta_mask is a mask of up to 16 CTAs, got " + llvm::Twine(*mask));
       return Val::error();
     }
     ctaMask = builder.getI64IntegerAttr(*mask);
@@ -958,9 +958,9 @@ Val Emitter::emitGemmWait(const CallExpr &call) {
     }
     pending = *n;
   }
-  auto op = tile::GemmWaitOp::create(builder, loc(call.getLoc()), value.type,
-                                     value.value,
-                                     static_cast<uint64_t>(pending));
+  auto op =
+      tile::GemmWaitOp::create(builder, loc(call.getLoc()), value.type,
+                               value.value, static_cast<uint64_t>(pending));
   assignVariable(symbol->name, args[0]->getRange(), Val::of(op.getResult()));
   return Val::error();
 }
@@ -1019,8 +1019,8 @@ Val Emitter::emitTmemLoad(const CallExpr &call) {
     return Val::error();
   auto tmem = src->base.getValueType<tile::TmemType>();
   if (!tmem) {
-    error(args[0]->getRange(), "tmem_load reads tensor memory, got " +
-                                   describeVal(src->base));
+    error(args[0]->getRange(),
+          "tmem_load reads tensor memory, got " + describeVal(src->base));
     return Val::error();
   }
   Value column;
@@ -1043,9 +1043,8 @@ Val Emitter::emitTmemLoad(const CallExpr &call) {
   }
   Location l = loc(call.getLoc());
   auto type = tile::FragType::getChecked(
-      [&] { return emitError(l); }, &context,
-      ArrayRef<int64_t>{128, *width}, tmem.getElementType(),
-      tile::FragLayout::row_per_thread);
+      [&] { return emitError(l); }, &context, ArrayRef<int64_t>{128, *width},
+      tmem.getElementType(), tile::FragLayout::row_per_thread);
   if (!type)
     return Val::error();
   return Val::of(
@@ -1121,8 +1120,7 @@ Val Emitter::emitZeros(const CallExpr &call) {
     return Val::error();
   }
   Location l = loc(call.getLoc());
-  auto type = tile::FragType::getChecked([&] { return emitError(l); },
-                                         &context,
+  auto type = tile::FragType::getChecked([&] { return emitError(l); }, &context,
                                          ArrayRef<int64_t>(shape->shape),
                                          shape->elementType, kind);
   if (!type)
@@ -1140,9 +1138,9 @@ Val Emitter::emitCast(const CallExpr &call) {
     return Val::error();
   Location l = loc(call.getLoc());
   if (auto frag = value.getValueType<tile::FragType>()) {
-    auto type = tile::FragType::getChecked([&] { return emitError(l); },
-                                           &context, frag.getShape(), to,
-                                           frag.getLayout());
+    auto type =
+        tile::FragType::getChecked([&] { return emitError(l); }, &context,
+                                   frag.getShape(), to, frag.getLayout());
     if (!type)
       return Val::error();
     return Val::of(tile::FragCastOp::create(builder, l, type, value.value));
@@ -1169,16 +1167,15 @@ Val Emitter::emitCast(const CallExpr &call) {
       return Val::of(arith::FPToSIOp::create(builder, l, to, value.value));
     if (from.isSignlessInteger() && toInt &&
         from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
-      return Val::of(from.isInteger(1)
-                         ? Value(arith::ExtUIOp::create(builder, l, to,
-                                                        value.value))
-                         : Value(arith::ExtSIOp::create(builder, l, to,
-                                                        value.value)));
+      return Val::of(
+          from.isInteger(1)
+              ? Value(arith::ExtUIOp::create(builder, l, to, value.value))
+              : Value(arith::ExtSIOp::create(builder, l, to, value.value)));
     if (from.isSignlessInteger() && toInt)
       return Val::of(arith::TruncIOp::create(builder, l, to, value.value));
   }
-  error(call.getRange(), "cannot cast " + describeVal(value) + " to " +
-                             describeType(to));
+  error(call.getRange(),
+        "cannot cast " + describeVal(value) + " to " + describeType(to));
   return Val::error();
 }
 
@@ -1209,8 +1206,8 @@ Val Emitter::emitCeilDiv(const CallExpr &call) {
     return v.isInt() || (v.isValue() && v.type.isSignlessInteger(32));
   };
   if (!isI32(a) || !isI32(b)) {
-    error(call.getRange(), "ceildiv takes two integers, got " +
-                               describeVal(a) + " and " + describeVal(b));
+    error(call.getRange(), "ceildiv takes two integers, got " + describeVal(a) +
+                               " and " + describeVal(b));
     return Val::error();
   }
   Value x = materialize(a, args[0]->getRange());
@@ -1222,8 +1219,7 @@ Val Emitter::emitCeilDiv(const CallExpr &call) {
 
 Val Emitter::emitMinMax(const CallExpr &call, bool isMax) {
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, isMax ? "max" : "min", {{"a", true}, {"b", true}},
-                args))
+  if (!bindArgs(call, isMax ? "max" : "min", {{"a", true}, {"b", true}}, args))
     return Val::error();
   Val a = eval(*args[0]), b = eval(*args[1]);
   return minMax(isMax, a, b, call.getRange());
@@ -1251,8 +1247,8 @@ Val Emitter::emitSync(const CallExpr &call) {
   SmallVector<const Expr *> args;
   if (!bindArgs(call, "sync", {{"scope", true}}, args))
     return Val::error();
-  std::optional<unsigned> scope = evalChoice(*args[0], "sync scope",
-                                             kSyncScopes);
+  std::optional<unsigned> scope =
+      evalChoice(*args[0], "sync scope", kSyncScopes);
   if (!scope)
     return Val::error();
   if (llvm::is_contained(regionKinds, "single_thread block")) {
@@ -1262,8 +1258,8 @@ Val Emitter::emitSync(const CallExpr &call) {
   }
   if (currentRole && *scope != 2) {
     error(call.getRange(),
-          "a " + kSyncScopes[*scope] + "-wide sync inside role '" +
-              currentRole->name +
+          llvm::Twine("a ") + (*scope == 0 ? "CTA" : "cluster") +
+              "-wide sync inside role '" + currentRole->name +
               "' deadlocks: the other roles never reach it; use "
               "sync(warpgroup) to sync this role's warpgroup");
     note(currentRole->nameRange, "the role is declared here");
@@ -1300,13 +1296,12 @@ Val Emitter::emitPipeline(const CallExpr &call) {
   SmallVector<const Expr *> args;
   if (!bindArgs(call, "pipeline", {{"depth", true}, {"phase", false}}, args))
     return Val::error();
-  std::optional<int64_t> depth =
-      evalConstInt(*args[0], "a pipeline's depth");
+  std::optional<int64_t> depth = evalConstInt(*args[0], "a pipeline's depth");
   if (!depth)
     return Val::error();
   if (*depth < 1 || *depth > 64) {
-    error(args[0]->getRange(), "a pipeline's depth is 1 to 64 stages, got " +
-                                   llvm::Twine(*depth));
+    error(args[0]->getRange(),
+          "a pipeline's depth is 1 to 64 stages, got " + llvm::Twine(*depth));
     noteParamsIn(*args[0]);
     return Val::error();
   }
@@ -1397,8 +1392,8 @@ Val Emitter::emitMethod(const CallExpr &call, const MemberExpr &callee,
                                   didYouMean(method, kPipelineMethods));
     return Val::error();
   }
-  error(callee.memberRange, describeVal(base) + " has no method '" + method +
-                                "'");
+  error(callee.memberRange,
+        describeVal(base) + " has no method '" + method + "'");
   return Val::error();
 }
 
@@ -1429,7 +1424,8 @@ Val Emitter::emitBarrierWait(const CallExpr &call, Value barrier) {
     }
     std::tie(stage, phase) = stageAndPhase(*this, index, l);
   } else {
-    if (!index.isInt() && !(index.isValue() && index.type.isSignlessInteger(32))) {
+    if (!index.isInt() &&
+        !(index.isValue() && index.type.isSignlessInteger(32))) {
       error(args[0]->getRange(), "wait takes a barrier index and a phase, or "
                                  "a pipeline state, got " +
                                      describeVal(index));
@@ -1462,8 +1458,7 @@ Val Emitter::emitBarrierArrive(const CallExpr &call, Value barrier) {
       return Val::error();
     }
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, "arrive", {{"index", true}, {"expect_tx", false}},
-                args))
+  if (!bindArgs(call, "arrive", {{"index", true}, {"expect_tx", false}}, args))
     return Val::error();
   Location l = loc(call.getLoc());
   Val index = eval(*args[0]);
@@ -1498,8 +1493,10 @@ Val Emitter::emitBarrierArrive(const CallExpr &call, Value barrier) {
     auto type = cast<tile::BarrierType>(barrier.getType());
     if (type.getKind() != tile::BarrierKind::tma) {
       error(args[1]->getRange(),
-            "expect_tx needs a tma barrier, this one is a " +
-                tile::stringifyBarrierKind(type.getKind()) + " barrier");
+            llvm::Twine("expect_tx needs a tma barrier, this one is ") +
+                (type.getKind() == tile::BarrierKind::mma ? "an mma"
+                                                          : "a threads") +
+                " barrier");
       return Val::error();
     }
     expectTx = builder.getI64IntegerAttr(*bytes);
@@ -1531,9 +1528,9 @@ Val Emitter::emitRemoteView(const CallExpr &call, Value barrier) {
   }
   auto remote = tile::BarrierType::get(&context, type.getKind(),
                                        type.getDepth(), /*remote=*/true);
-  return Val::of(tile::BarrierRemoteViewOp::create(
-      builder, loc(call.getLoc()), remote, barrier,
-      static_cast<uint64_t>(*cta)));
+  return Val::of(
+      tile::BarrierRemoteViewOp::create(builder, loc(call.getLoc()), remote,
+                                        barrier, static_cast<uint64_t>(*cta)));
 }
 
 Val Emitter::emitAdvance(const CallExpr &call, const MemberExpr &callee) {

@@ -39,7 +39,8 @@ Type Emitter::lookupDType(llvm::StringRef name) {
       .Case("i16", [&] { return IntegerType::get(ctx, 16); })
       .Case("i32", [&] { return IntegerType::get(ctx, 32); })
       .Case("i64", [&] { return IntegerType::get(ctx, 64); })
-      .Case("u8", [&] { return IntegerType::get(ctx, 8, IntegerType::Unsigned); })
+      .Case("u8",
+            [&] { return IntegerType::get(ctx, 8, IntegerType::Unsigned); })
       .Case("u32",
             [&] { return IntegerType::get(ctx, 32, IntegerType::Unsigned); })
       .Default([] { return Type(); })();
@@ -397,8 +398,8 @@ Val Emitter::evalUnary(const UnaryExpr &expr) {
   default:
     break;
   }
-  error(opRange, describe(expr.op) + " cannot be applied to " +
-                     describeVal(operand));
+  error(opRange,
+        describe(expr.op) + " cannot be applied to " + describeVal(operand));
   return Val::error();
 }
 
@@ -470,8 +471,7 @@ static std::optional<int64_t> foldInt(Tok op, int64_t lhs, int64_t rhs,
 }
 
 /// Folds a comparison of two constants; nullopt for other operators.
-template <typename T>
-static std::optional<bool> compare(Tok op, T a, T b) {
+template <typename T> static std::optional<bool> compare(Tok op, T a, T b) {
   switch (op) {
   case Tok::EqEq:
     return a == b;
@@ -540,8 +540,8 @@ Val Emitter::binaryOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
   if (lhs.getValueType<tile::FragType>() || rhs.getValueType<tile::FragType>())
     return fragOp(op, lhs, rhs, range, opRange);
   auto invalid = [&]() {
-    error(opRange, describe(op) + " cannot be applied to " +
-                       describeVal(lhs) + " and " + describeVal(rhs));
+    error(opRange, describe(op) + " cannot be applied to " + describeVal(lhs) +
+                       " and " + describeVal(rhs));
     return Val::error();
   };
 
@@ -573,16 +573,13 @@ Val Emitter::binaryOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
       std::string problem;
       if (std::optional<int64_t> result = foldInt(op, a, b, problem))
         return Val::ofInt(*result);
-      error(opRange, problem + " in a constant expression: " +
-                         llvm::Twine(a) + " " +
-                         llvm::StringRef(describe(op)).trim('\'') + " " +
+      error(opRange, problem + " in a constant expression: " + llvm::Twine(a) +
+                         " " + llvm::StringRef(describe(op)).trim('\'') + " " +
                          llvm::Twine(b));
       return Val::error();
     }
-    double a = lhs.isInt() ? static_cast<double>(lhs.intValue)
-                           : lhs.floatValue;
-    double b = rhs.isInt() ? static_cast<double>(rhs.intValue)
-                           : rhs.floatValue;
+    double a = lhs.isInt() ? static_cast<double>(lhs.intValue) : lhs.floatValue;
+    double b = rhs.isInt() ? static_cast<double>(rhs.intValue) : rhs.floatValue;
     if (std::optional<bool> result = compare(op, a, b))
       return Val::ofBool(*result);
     switch (op) {
@@ -608,9 +605,8 @@ Val Emitter::binaryOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
   if (!type.isSignlessInteger() && !type.isF32())
     return invalid();
   if (lhs.isValue() && rhs.isValue() && lhs.type != rhs.type) {
-    error(opRange, describe(op) + " mixes " + describeType(lhs.type) +
-                       " and " + describeType(rhs.type) +
-                       "; convert one with cast(x, " +
+    error(opRange, describe(op) + " mixes " + describeType(lhs.type) + " and " +
+                       describeType(rhs.type) + "; convert one with cast(x, " +
                        describeType(lhs.type) + ")");
     return Val::error();
   }
@@ -819,10 +815,9 @@ Val Emitter::minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range) {
     Value other;
     if (auto otherFrag = rhs.getValueType<tile::FragType>()) {
       if (otherFrag != fragType) {
-        error(range, llvm::Twine(name) +
-                         " needs two fragments of one type, got " +
-                         describeType(fragType) + " and " +
-                         describeType(otherFrag));
+        error(range,
+              llvm::Twine(name) + " needs two fragments of one type, got " +
+                  describeType(fragType) + " and " + describeType(otherFrag));
         return Val::error();
       }
       other = rhs.value;
@@ -871,8 +866,7 @@ Val Emitter::minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range) {
                        : Value(arith::MinSIOp::create(builder, l, a, b)));
 }
 
-static const llvm::StringRef kPipelineMembers[] = {"stage", "phase",
-                                                   "advance"};
+static const llvm::StringRef kPipelineMembers[] = {"stage", "phase", "advance"};
 static const llvm::StringRef kBarrierMembers[] = {"depth", "wait", "arrive",
                                                   "remote_view"};
 
@@ -912,8 +906,8 @@ Val Emitter::evalMember(const MemberExpr &expr) {
                                 didYouMean(expr.member, kBarrierMembers));
     return Val::error();
   }
-  error(expr.memberRange, describeVal(base) + " has no member '" +
-                              expr.member + "'");
+  error(expr.memberRange,
+        describeVal(base) + " has no member '" + expr.member + "'");
   return Val::error();
 }
 
@@ -965,11 +959,11 @@ Value Emitter::evalI32(const Expr &expr, llvm::StringRef what) {
     return {};
   if (val.isInt() || (val.isValue() && val.type.isSignlessInteger(32)))
     return materialize(val, expr.getRange());
-  error(expr.getRange(),
-        what + " must be an i32 integer, got " + describeVal(val) +
-            (val.isValue() && val.type.isSignlessInteger(64)
-                 ? "; convert it with cast(x, i32)"
-                 : ""));
+  error(expr.getRange(), what + " must be an i32 integer, got " +
+                             describeVal(val) +
+                             (val.isValue() && val.type.isSignlessInteger(64)
+                                  ? "; convert it with cast(x, i32)"
+                                  : ""));
   return {};
 }
 
@@ -999,8 +993,7 @@ std::optional<int64_t> Emitter::evalConstInt(const Expr &expr,
     noteRuntimeName(expr);
     return std::nullopt;
   }
-  error(expr.getRange(), what + " must be an integer, got " +
-                             describeVal(val));
+  error(expr.getRange(), what + " must be an integer, got " + describeVal(val));
   return std::nullopt;
 }
 
@@ -1061,14 +1054,15 @@ Type Emitter::evalDType(const Expr &expr, llvm::StringRef what) {
     return {};
   if (val.isDType())
     return val.type;
-  error(expr.getRange(), what + " must be an element type (f16, bf16, f32, "
-                                "e4m3, e5m2, i8, i32, ...), got " +
+  error(expr.getRange(), what +
+                             " must be an element type (f16, bf16, f32, "
+                             "e4m3, e5m2, i8, i32, ...), got " +
                              describeVal(val));
   return {};
 }
 
-std::optional<Emitter::ShapeExpr>
-Emitter::evalShapeExpr(const Expr &expr, llvm::StringRef what) {
+std::optional<Emitter::ShapeExpr> Emitter::evalShapeExpr(const Expr &expr,
+                                                         llvm::StringRef what) {
   if (llvm::isa<ErrorExpr>(expr))
     return std::nullopt;
   auto *index = llvm::dyn_cast<IndexExpr>(&expr);
@@ -1126,8 +1120,7 @@ Emitter::evalChoice(const Expr &expr, llvm::StringRef what,
       return i;
   llvm::StringRef close = closestName(text, choices);
   std::string message =
-      ("unknown " + what + " '" + text + "' (expected " + expected + ")")
-          .str();
+      ("unknown " + what + " '" + text + "' (expected " + expected + ")").str();
   if (!close.empty() && llvm::isa<NameExpr>(expr))
     diag.errorWithFixIt(expr.getRange(),
                         message + "; did you mean '" + close.str() + "'?",

@@ -35,9 +35,17 @@ Location Emitter::loc(llvm::SMLoc l) {
   return FileLineColLoc::get(filenameAttr, line, col);
 }
 
+Location Emitter::namedLoc(llvm::StringRef name, llvm::SMRange range) {
+  return NameLoc::get(builder.getStringAttr(name), loc(range));
+}
+
+Location Emitter::namedLoc(llvm::StringRef name, Location l) {
+  return NameLoc::get(builder.getStringAttr(name), l);
+}
+
 void tilec::frontend::noteParam(DiagnosticEngine &diag, const Symbol &param) {
-  std::string value = param.val.isInt() ? std::to_string(param.val.intValue)
-                                        : std::string("?");
+  std::string value =
+      param.val.isInt() ? std::to_string(param.val.intValue) : std::string("?");
   if (param.overridden)
     diag.note(param.defRange, param.name + " is " + value +
                                   ", set on the command line with -D " +
@@ -74,11 +82,11 @@ Symbol *Emitter::declare(Symbol::Kind kind, llvm::StringRef name,
   if (scopes.size() > 1) {
     auto outer = scopes.front().find(name);
     if (outer != scopes.front().end()) {
-      error(defRange, "'" + name + "' is already a " +
-                          (outer->second->kind == Symbol::Kind::Param
-                               ? "param"
-                               : "const") +
-                          " of the file; choose another name");
+      error(
+          defRange,
+          "'" + name + "' is already a " +
+              (outer->second->kind == Symbol::Kind::Param ? "param" : "const") +
+              " of the file; choose another name");
       note(outer->second->defRange, "'" + name + "' was defined here");
     }
   }
@@ -93,13 +101,12 @@ Symbol *Emitter::declare(Symbol::Kind kind, llvm::StringRef name,
 }
 
 static const llvm::StringRef kIdentityNames[] = {
-    "cta_id",    "num_ctas",  "cta_in_cluster", "cluster_id",
-    "num_clusters", "warpgroup_id", "warp_id", "lane_id",
-    "tid_in_wg", "thread_id", "cta_x",          "cta_y",
-    "cta_z"};
-static const llvm::StringRef kDTypeNames[] = {
-    "f16", "bf16", "f32", "f64", "e4m3", "e5m2",
-    "i8",  "i16",  "i32", "i64", "u8",   "u32"};
+    "cta_id",       "num_ctas", "cta_in_cluster", "cluster_id", "num_clusters",
+    "warpgroup_id", "warp_id",  "lane_id",        "tid_in_wg",  "thread_id",
+    "cta_x",        "cta_y",    "cta_z"};
+static const llvm::StringRef kDTypeNames[] = {"f16",  "bf16", "f32", "f64",
+                                              "e4m3", "e5m2", "i8",  "i16",
+                                              "i32",  "i64",  "u8",  "u32"};
 
 std::vector<llvm::StringRef> Emitter::visibleNames() {
   std::vector<llvm::StringRef> names;
@@ -138,10 +145,9 @@ void Emitter::assignVariable(llvm::StringRef name, llvm::SMRange range,
   if (!symbol)
     return; // reported by whoever evaluated the name
   if (symbol->kind != Symbol::Kind::Var) {
-    static const char *const kinds[] = {"param",           "const",
-                                        "tensor dimension", "kernel argument",
-                                        "buffer",          "variable",
-                                        "loop variable"};
+    static const char *const kinds[] = {
+        "param",  "const",    "tensor dimension", "kernel argument",
+        "buffer", "variable", "loop variable"};
     error(range, "cannot assign to '" + name + "': it is a " +
                      kinds[static_cast<int>(symbol->kind)] +
                      "; declare a variable with 'let'");
@@ -191,8 +197,8 @@ void Emitter::assignVariable(llvm::StringRef name, llvm::SMRange range,
 //===----------------------------------------------------------------------===//
 
 OwningOpRef<ModuleOp> Emitter::run(const Module &ast) {
-  OwningOpRef<ModuleOp> module = ModuleOp::create(
-      FileLineColLoc::get(filenameAttr, 1, 1));
+  OwningOpRef<ModuleOp> module =
+      ModuleOp::create(FileLineColLoc::get(filenameAttr, 1, 1));
   builder.setInsertionPointToEnd(module->getBody());
   pushScope();
   checkDefines(ast);
@@ -304,8 +310,7 @@ void Emitter::emitAssert(const AssertStmt &stmt) {
     return;
   error(stmt.cond->getRange(),
         "assertion failed" +
-            (stmt.message.empty() ? std::string()
-                                  : ": " + stmt.message));
+            (stmt.message.empty() ? std::string() : ": " + stmt.message));
   noteParamsIn(*stmt.cond);
 }
 
@@ -417,7 +422,7 @@ void Emitter::emitKernel(const KernelDecl &kernel) {
       }
     }
     argTypes.push_back(type ? type : builder.getI32Type());
-    argLocs.push_back(loc(arg.nameRange));
+    argLocs.push_back(namedLoc(arg.name, arg.nameRange));
     argSymbols.push_back(
         declare(Symbol::Kind::Arg, arg.name, arg.nameRange, Val::error()));
   }
@@ -428,8 +433,8 @@ void Emitter::emitKernel(const KernelDecl &kernel) {
   auto kernelOp = tile::KernelOp::create(
       builder, loc(kernel.range), name, builder.getFunctionType(argTypes, {}),
       /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, target,
-      static_cast<uint64_t>(numWarpgroups), clusterShape, gridPolicy,
-      gridAxes, /*smem_bytes=*/nullptr);
+      static_cast<uint64_t>(numWarpgroups), clusterShape, gridPolicy, gridAxes,
+      /*smem_bytes=*/nullptr);
 
   OpBuilder::InsertionGuard guard(builder);
   kernelBody = builder.createBlock(&kernelOp.getBody(), {}, argTypes, argLocs);
@@ -440,9 +445,9 @@ void Emitter::emitKernel(const KernelDecl &kernel) {
     Value tensor = kernelBody->getArgument(dim->argIndex);
     if (!isa<tile::GlobalType>(tensor.getType()))
       continue;
-    dim->val = Val::of(tile::DimOp::create(builder, loc(dim->defRange),
-                                           builder.getI32Type(), tensor,
-                                           dim->dimIndex));
+    dim->val = Val::of(
+        tile::DimOp::create(builder, namedLoc(dim->name, dim->defRange),
+                            builder.getI32Type(), tensor, dim->dimIndex));
   }
 
   pushScope();
@@ -510,8 +515,8 @@ void Emitter::emitKernelClauses(const KernelDecl &kernel,
         if (!n)
           break;
         if (*n < 1 || *n > 16) {
-          error(dim->getRange(), "a cluster dimension must be 1 to 16, got " +
-                                     llvm::Twine(*n));
+          error(dim->getRange(),
+                "a cluster dimension must be 1 to 16, got " + llvm::Twine(*n));
           noteParamsIn(*dim);
           break;
         }
@@ -571,10 +576,9 @@ void Emitter::emitKernelClauses(const KernelDecl &kernel,
   if (!options.target.empty()) {
     target = options.target;
     if (!clauseTarget.empty() && clauseTarget != target)
-      error(targetClauseRange, "kernel '" + kernel.name +
-                                   "' is written for " + clauseTarget +
-                                   ", but the target is " + target +
-                                   " (set with --target)");
+      error(targetClauseRange, "kernel '" + kernel.name + "' is written for " +
+                                   clauseTarget + ", but the target is " +
+                                   target + " (set with --target)");
   } else {
     target = clauseTarget.empty() ? "sm_90a" : clauseTarget;
   }
@@ -605,8 +609,8 @@ Attribute Emitter::emitGridAxis(const Expr &axis) {
           noteParamsIn(*call->args[1]);
           return {};
         }
-        return tile::GridAxisAttr::get(&context, dim->argIndex,
-                                       dim->dimIndex, *tile);
+        return tile::GridAxisAttr::get(&context, dim->argIndex, dim->dimIndex,
+                                       *tile);
       }
     }
   }
@@ -620,8 +624,8 @@ Attribute Emitter::emitGridAxis(const Expr &axis) {
     return {};
   }
   if (value.intValue < 1 || value.intValue > INT32_MAX) {
-    error(axis.getRange(), "a grid axis must be positive, got " +
-                               llvm::Twine(value.intValue));
+    error(axis.getRange(),
+          "a grid axis must be positive, got " + llvm::Twine(value.intValue));
     noteParamsIn(axis);
     return {};
   }
@@ -761,8 +765,13 @@ void Emitter::emitLet(const LetStmt &stmt) {
                                   "use 'const' to name a type");
     value = Val::error();
   }
-  Symbol *symbol = declare(Symbol::Kind::Var, stmt.name, stmt.nameRange,
-                           value);
+  // Name the op that made the value, so that the IR printed with
+  // --mlir-use-nameloc-as-prefix reads %acc, %tma_ps.
+  if (value.isValue())
+    if (Operation *op = value.value.getDefiningOp();
+        op && op->getNumResults() == 1 && isa<FileLineColLoc>(op->getLoc()))
+      op->setLoc(namedLoc(stmt.name, op->getLoc()));
+  Symbol *symbol = declare(Symbol::Kind::Var, stmt.name, stmt.nameRange, value);
   collectOverriddenParams(*stmt.value, symbol->overriddenParams);
 }
 
@@ -776,8 +785,7 @@ void Emitter::emitAssign(const AssignStmt &stmt) {
                           " = ...'";
     if (!close.empty())
       diag.errorWithFixIt(stmt.nameRange,
-                          message + ", or did you mean '" + close.str() +
-                              "'?",
+                          message + ", or did you mean '" + close.str() + "'?",
                           close);
     else
       error(stmt.nameRange, message);
@@ -841,23 +849,22 @@ void Emitter::emitDecl(const DeclStmt &stmt) {
 
 /// Reports clauses of a declaration other than `allowed`; returns the value
 /// of clause `name` (or null).
-static const Expr *
-findClause(Emitter &emitter, const DeclStmt &stmt, llvm::StringRef what,
-           llvm::ArrayRef<llvm::StringRef> allowed, llvm::StringRef name) {
+static const Expr *findClause(Emitter &emitter, const DeclStmt &stmt,
+                              llvm::StringRef what,
+                              llvm::ArrayRef<llvm::StringRef> allowed,
+                              llvm::StringRef name) {
   const Expr *found = nullptr;
   llvm::StringMap<llvm::SMRange> seen;
   for (const Clause &clause : stmt.clauses) {
     if (!llvm::is_contained(allowed, clause.keyword)) {
-      std::string expected =
-          allowed.empty() ? std::string("takes no clauses")
-                          : "takes " + joinChoices(allowed);
+      std::string expected = allowed.empty() ? std::string("takes no clauses")
+                                             : "takes " + joinChoices(allowed);
       emitter.error(clause.keywordRange,
                     "unknown clause '" + clause.keyword + "': " + what + " " +
                         expected + didYouMean(clause.keyword, allowed));
       continue;
     }
-    auto [it, inserted] = seen.try_emplace(clause.keyword,
-                                           clause.keywordRange);
+    auto [it, inserted] = seen.try_emplace(clause.keyword, clause.keywordRange);
     if (!inserted) {
       emitter.error(clause.keywordRange,
                     "'" + clause.keyword + "' is given twice");
@@ -876,8 +883,7 @@ void Emitter::emitSmem(const DeclStmt &stmt) {
   Symbol *symbol =
       declare(Symbol::Kind::Buffer, stmt.name, stmt.nameRange, Val::error());
   const Expr *swizzleExpr =
-      findClause(*this, stmt, "a shared-memory buffer", {"swizzle"},
-                 "swizzle");
+      findClause(*this, stmt, "a shared-memory buffer", {"swizzle"}, "swizzle");
   std::optional<ShapeExpr> shape =
       evalShapeExpr(*stmt.type, "a shared-memory buffer");
   tile::Swizzle swizzle = tile::Swizzle::none;
@@ -992,7 +998,8 @@ void Emitter::emitSmem(const DeclStmt &stmt) {
   if (!type)
     return;
   symbol->val =
-      Val::of(tile::SmemAllocOp::create(builder, l, type, /*offset=*/nullptr));
+      Val::of(tile::SmemAllocOp::create(builder, namedLoc(stmt.name, l), type,
+                                        /*offset=*/nullptr));
 }
 
 void Emitter::emitTmem(const DeclStmt &stmt) {
@@ -1047,9 +1054,10 @@ void Emitter::emitTmem(const DeclStmt &stmt) {
       ArrayRef<int64_t>(shape->shape), shape->elementType);
   if (!type)
     return;
-  symbol->val = Val::of(tile::TmemAllocOp::create(
-      builder, loc(stmt.getLoc()), type, static_cast<uint64_t>(ctaGroup),
-      /*offset=*/nullptr));
+  symbol->val = Val::of(
+      tile::TmemAllocOp::create(builder, namedLoc(stmt.name, stmt.getRange()),
+                                type, static_cast<uint64_t>(ctaGroup),
+                                /*offset=*/nullptr));
 }
 
 static const llvm::StringRef kBarrierKinds[] = {"tma", "mma", "threads"};
@@ -1112,7 +1120,8 @@ void Emitter::emitBarrier(const DeclStmt &stmt) {
   if (!type)
     return;
   symbol->val = Val::of(tile::BarrierAllocOp::create(
-      builder, loc(stmt.getLoc()), type, static_cast<uint64_t>(arrivals),
+      builder, namedLoc(stmt.name, stmt.getRange()), type,
+      static_cast<uint64_t>(arrivals),
       /*offset=*/nullptr));
 }
 
@@ -1136,9 +1145,8 @@ void Emitter::collectAssignedIn(const Body &block,
       if (scope.contains(name))
         return;
     Symbol *symbol = lookup(name);
-    if (symbol && symbol->kind == Symbol::Kind::Var &&
-        !symbol->val.isError() && symbol->regionLevel == regionLevel &&
-        seen.insert(symbol).second)
+    if (symbol && symbol->kind == Symbol::Kind::Var && !symbol->val.isError() &&
+        symbol->regionLevel == regionLevel && seen.insert(symbol).second)
       out.push_back(symbol);
   };
   locals.emplace_back();
@@ -1305,6 +1313,7 @@ void Emitter::emitRangeFor(const ForStmt &stmt, const CallExpr &iter) {
     return;
   const ForStmt::Var &var = stmt.vars.front();
   emitScfFor(stmt, lb, ub, step, [&](Value iv) {
+    cast<BlockArgument>(iv).setLoc(namedLoc(var.name, var.range));
     declare(Symbol::Kind::LoopVar, var.name, var.range, Val::of(iv));
   });
 }
@@ -1332,7 +1341,8 @@ void Emitter::emitUnrollFor(const ForStmt &stmt, const CallExpr &iter) {
   // Compute the trip count without overflow.
   int64_t count = 0;
   if (*stop > *start) {
-    uint64_t span = static_cast<uint64_t>(*stop) - static_cast<uint64_t>(*start);
+    uint64_t span =
+        static_cast<uint64_t>(*stop) - static_cast<uint64_t>(*start);
     count = static_cast<int64_t>((span - 1) / static_cast<uint64_t>(*step) + 1);
   }
   if (count > kMaxUnroll) {
@@ -1425,18 +1435,18 @@ void Emitter::emitTilesFor(const ForStmt &stmt, const CallExpr &iter) {
     return;
   Location l = loc(stmt.getLoc());
   Type i32 = builder.getI32Type();
-  Value numTiles =
-      tile::SchedNumTilesOp::create(builder, loc(iter.getLoc()), i32, m, n,
-                                    block);
+  Value numTiles = tile::SchedNumTilesOp::create(builder, loc(iter.getLoc()),
+                                                 i32, m, n, block);
   Value first = tile::IdOp::create(
       builder, l, i32, perCluster ? tile::IdKind::cluster : tile::IdKind::cta);
   Value stride = tile::IdOp::create(builder, l, i32,
                                     perCluster ? tile::IdKind::num_clusters
                                                : tile::IdKind::num_ctas);
   emitScfFor(stmt, first, numTiles, stride, [&](Value t) {
-    auto coords = tile::SchedCoordsOp::create(builder, loc(iter.getLoc()), i32,
-                                              i32, t, m, n, block,
-                                              static_cast<uint64_t>(group));
+    cast<BlockArgument>(t).setLoc(namedLoc("tile", l));
+    auto coords =
+        tile::SchedCoordsOp::create(builder, loc(iter.getLoc()), i32, i32, t, m,
+                                    n, block, static_cast<uint64_t>(group));
     declare(Symbol::Kind::LoopVar, stmt.vars[0].name, stmt.vars[0].range,
             Val::of(coords.getMBlock()));
     declare(Symbol::Kind::LoopVar, stmt.vars[1].name, stmt.vars[1].range,
@@ -1461,8 +1471,10 @@ void Emitter::emitScfFor(const ForStmt &stmt, Value lb, Value ub, Value step,
     ++scfDepth;
     pushScope();
     bindVars(forOp.getInductionVar());
-    for (auto [symbol, arg] : llvm::zip(carried, forOp.getRegionIterArgs()))
+    for (auto [symbol, arg] : llvm::zip(carried, forOp.getRegionIterArgs())) {
+      arg.setLoc(namedLoc(symbol->name, l));
       symbol->val = Val::of(arg);
+    }
     emitStmts(stmt.body);
     SmallVector<Value> yields =
         yieldValues(carried, forOp.getRegionIterArgs(), stmt.getRange());
@@ -1483,15 +1495,16 @@ void Emitter::emitWhile(const WhileStmt &stmt) {
   for (Value v : inits)
     types.push_back(v.getType());
   Location l = loc(stmt.getLoc());
-  SmallVector<Location> locs(types.size(), l);
-  auto whileOp = scf::WhileOp::create(builder, l, TypeRange(types),
-                                      ValueRange(inits),
-                                      ArrayRef<NamedAttribute>{});
+  SmallVector<Location> locs;
+  for (Symbol *symbol : carried)
+    locs.push_back(namedLoc(symbol->name, l));
+  auto whileOp =
+      scf::WhileOp::create(builder, l, TypeRange(types), ValueRange(inits),
+                           ArrayRef<NamedAttribute>{});
   {
     OpBuilder::InsertionGuard guard(builder);
     ++scfDepth;
-    Block *before =
-        builder.createBlock(&whileOp.getBefore(), {}, types, locs);
+    Block *before = builder.createBlock(&whileOp.getBefore(), {}, types, locs);
     pushScope();
     for (auto [symbol, arg] : llvm::zip(carried, before->getArguments()))
       symbol->val = Val::of(arg);
@@ -1537,11 +1550,11 @@ void Emitter::emitIf(const IfStmt &stmt) {
     return;
   }
   if (!cond.isValue() || !cond.type.isInteger(1)) {
-    error(stmt.cond->getRange(),
-          "a condition must be a boolean, got " + describeVal(cond) +
-              (cond.isValue() && cond.type.isIntOrIndex()
-                   ? "; compare it, as in 'x != 0'"
-                   : ""));
+    error(stmt.cond->getRange(), "a condition must be a boolean, got " +
+                                     describeVal(cond) +
+                                     (cond.isValue() && cond.type.isIntOrIndex()
+                                          ? "; compare it, as in 'x != 0'"
+                                          : ""));
     return;
   }
   SmallVector<Symbol *> carried;
@@ -1595,10 +1608,9 @@ static const llvm::StringRef kRoleClauses[] = {
     "warpgroup", "warpgroups", "warp", "warps", "one", "all", "regs"};
 
 /// `1` or `[0, 1]` as a list of constants.
-static bool evalIntList(Emitter &emitter, const Expr &expr,
-                        llvm::StringRef what,
-                        llvm::SmallVectorImpl<std::pair<int64_t, const Expr *>>
-                            &out) {
+static bool
+evalIntList(Emitter &emitter, const Expr &expr, llvm::StringRef what,
+            llvm::SmallVectorImpl<std::pair<int64_t, const Expr *>> &out) {
   llvm::SmallVector<const Expr *, 4> elements;
   if (auto *list = llvm::dyn_cast<ListExpr>(&expr))
     for (const ExprPtr &e : list->elements)
@@ -1648,10 +1660,10 @@ bool Emitter::checkRoleOverlap(const RoleInfo &role) {
       for (int64_t warp : warpsOf(role)) {
         if (!llvm::is_contained(warpsOf(other), warp))
           continue;
-        error(role.nameRange,
-              "role '" + role.name + "' runs on warp " + llvm::Twine(warp) +
-                  " of warpgroup " + llvm::Twine(wg) + ", which role '" +
-                  other.name + "' already runs on");
+        error(role.nameRange, "role '" + role.name + "' runs on warp " +
+                                  llvm::Twine(warp) + " of warpgroup " +
+                                  llvm::Twine(wg) + ", which role '" +
+                                  other.name + "' already runs on");
         note(other.nameRange, "'" + other.name + "' is declared here");
         return false;
       }
@@ -1692,8 +1704,8 @@ void Emitter::emitRole(const RoleStmt &stmt) {
       ok = false;
       continue;
     }
-    llvm::StringRef slot = keyword == "one" || keyword == "all" ? "threads"
-                                                                : keyword;
+    llvm::StringRef slot =
+        keyword == "one" || keyword == "all" ? "threads" : keyword;
     auto [it, inserted] = seen.try_emplace(slot, clause.getRange());
     if (!inserted) {
       error(clause.getRange(), "the role's " + slot + " are given twice");
@@ -1727,8 +1739,8 @@ void Emitter::emitRole(const RoleStmt &stmt) {
     }
     llvm::SmallVector<std::pair<int64_t, const Expr *>, 4> values;
     bool isWarpgroup = keyword == "warpgroup";
-    if (!evalIntList(*this, *clause.value,
-                     isWarpgroup ? "warpgroups" : "warps", values)) {
+    if (!evalIntList(*this, *clause.value, isWarpgroup ? "warpgroups" : "warps",
+                     values)) {
       ok = false;
       continue;
     }
@@ -1781,8 +1793,7 @@ void Emitter::emitRole(const RoleStmt &stmt) {
   auto warps = info.warps.empty()
                    ? DenseI64ArrayAttr()
                    : DenseI64ArrayAttr::get(&context, info.warps);
-  auto regs = info.regs ? builder.getI64IntegerAttr(*info.regs)
-                        : IntegerAttr();
+  auto regs = info.regs ? builder.getI64IntegerAttr(*info.regs) : IntegerAttr();
   auto roleOp = tile::RoleOp::create(builder, l, stmt.name, info.warpgroups,
                                      warps, singleThread, regs);
   OpBuilder::InsertionGuard guard(builder);

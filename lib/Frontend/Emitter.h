@@ -232,8 +232,7 @@ private:
 
   /// The variables a block assigns that live outside it, in first-assigned
   /// order: they become iter_args / results.
-  void collectAssigned(const Body &block,
-                       llvm::SmallVectorImpl<Symbol *> &out);
+  void collectAssigned(const Body &block, llvm::SmallVectorImpl<Symbol *> &out);
   void collectAssignedIn(const Body &block,
                          std::vector<llvm::StringSet<>> &locals,
                          llvm::SmallPtrSetImpl<Symbol *> &seen,
@@ -243,9 +242,9 @@ private:
   llvm::SmallVector<mlir::Value>
   materializeCarried(llvm::SmallVectorImpl<Symbol *> &carried,
                      llvm::SMRange range);
-  llvm::SmallVector<mlir::Value>
-  yieldValues(llvm::ArrayRef<Symbol *> carried, mlir::ValueRange fallback,
-              llvm::SMRange range);
+  llvm::SmallVector<mlir::Value> yieldValues(llvm::ArrayRef<Symbol *> carried,
+                                             mlir::ValueRange fallback,
+                                             llvm::SMRange range);
 
 public:
   //===--------------------------------------------------------------------===//
@@ -289,8 +288,7 @@ public:
   /// `expr` as an i1 value (a condition).
   mlir::Value evalI1(const Expr &expr, llvm::StringRef what);
   /// `expr` as a compile-time integer; reports `what` must be one.
-  std::optional<int64_t> evalConstInt(const Expr &expr,
-                                      llvm::StringRef what);
+  std::optional<int64_t> evalConstInt(const Expr &expr, llvm::StringRef what);
   /// Folds `expr` without emitting anything or reporting: for extents.
   std::optional<int64_t> tryFoldInt(const Expr &expr);
   /// A note at the first name in `expr` whose value is only known at run
@@ -388,6 +386,10 @@ public:
 
   mlir::Location loc(llvm::SMLoc l);
   mlir::Location loc(llvm::SMRange r) { return loc(r.Start); }
+  /// A location that also names the value (`%Asmem` with
+  /// --mlir-use-nameloc-as-prefix).
+  mlir::Location namedLoc(llvm::StringRef name, llvm::SMRange range);
+  mlir::Location namedLoc(llvm::StringRef name, mlir::Location l);
   void error(llvm::SMRange range, const llvm::Twine &message) {
     diag.error(range, message);
   }

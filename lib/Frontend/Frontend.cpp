@@ -39,9 +39,9 @@ private:
   llvm::SMLoc toSMLoc(mlir::Location loc) {
     auto fileLoc = loc->findInstanceOf<mlir::FileLineColLoc>();
     llvm::SourceMgr &sourceMgr = diag.getSourceMgr();
-    if (!fileLoc || fileLoc.getFilename() !=
-                        sourceMgr.getMemoryBuffer(bufferID)
-                            ->getBufferIdentifier())
+    if (!fileLoc ||
+        fileLoc.getFilename() !=
+            sourceMgr.getMemoryBuffer(bufferID)->getBufferIdentifier())
       return {};
     return sourceMgr.FindLocForLineAndColumn(bufferID, fileLoc.getLine(),
                                              fileLoc.getColumn());
@@ -62,12 +62,18 @@ private:
       break;
     case mlir::DiagnosticSeverity::Note:
     case mlir::DiagnosticSeverity::Remark:
-      diag.note({loc, loc}, message);
+      if (loc.isValid())
+        diag.note({loc, loc}, message);
+      else
+        diag.note(message);
       break;
     }
     for (mlir::Diagnostic &note : d.getNotes()) {
       llvm::SMLoc noteLoc = toSMLoc(note.getLocation());
-      diag.note({noteLoc, noteLoc}, note.str());
+      if (noteLoc.isValid())
+        diag.note({noteLoc, noteLoc}, note.str());
+      else
+        diag.note(note.str());
     }
     if (d.getSeverity() != mlir::DiagnosticSeverity::Error || !loc.isValid())
       return;
@@ -130,9 +136,8 @@ tilec::parseTileSpec(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
   Module ast = parseModule(buffer->getBuffer(), diag);
   if (diag.tooManyErrors())
     return nullptr;
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      emitModule(ast, context, diag, options, buffer->getBufferIdentifier(),
-                 paramNotes);
+  mlir::OwningOpRef<mlir::ModuleOp> module = emitModule(
+      ast, context, diag, options, buffer->getBufferIdentifier(), paramNotes);
   if (!module || diag.hadError())
     return nullptr;
   if (options.verify && mlir::failed(mlir::verify(*module)))
@@ -148,21 +153,20 @@ bool tilec::parseDefine(llvm::StringRef text, FrontendOptions &options,
   name = name.trim();
   value = value.trim();
   auto isIdent = [](llvm::StringRef s) {
-    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) ||
-                       s[0] == '_'))
+    if (s.empty() ||
+        !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
       return false;
     return llvm::all_of(s, [](char c) {
       return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
     });
   };
   if (!isIdent(name)) {
-    error = "-D takes NAME=VALUE, as in -D BLK_N=128; got '" + text.str() +
-            "'";
+    error = "-D takes NAME=VALUE, as in -D BLK_N=128; got '" + text.str() + "'";
     return false;
   }
   if (!text.contains('=')) {
-    error = "-D " + name.str() + " needs a value, as in -D " + name.str() +
-            "=128";
+    error =
+        "-D " + name.str() + " needs a value, as in -D " + name.str() + "=128";
     return false;
   }
   int64_t parsed = 0;

@@ -61,9 +61,9 @@ struct FrontendOptions {
 /// `context`. On error, prints clang-style diagnostics
 /// (`file:line:col: error: message`, the source line, a caret, notes) and
 /// returns null.
-mlir::OwningOpRef<mlir::ModuleOp>
-parseTileSpec(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
-              const FrontendOptions &options);
+mlir::OwningOpRef<mlir::ModuleOp> parseTileSpec(llvm::SourceMgr &sourceMgr,
+                                                mlir::MLIRContext &context,
+                                                const FrontendOptions &options);
 
 /// Parses a `-D` argument, "NAME=VALUE" (VALUE: a decimal or 0x integer,
 /// optionally negative), into `options.defines`. Returns false and sets

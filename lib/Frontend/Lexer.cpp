@@ -6,8 +6,8 @@
 
 #include "lib/Frontend/Lexer.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cerrno>
@@ -16,8 +16,8 @@
 using namespace tilec::frontend;
 
 static const llvm::StringRef kStatementKeywords[] = {
-    "kernel", "param",         "const", "let", "smem",  "tmem",  "barrier",
-    "role",   "single_thread", "for",   "in",  "while", "if",    "else",
+    "kernel", "param",         "const", "let", "smem",  "tmem", "barrier",
+    "role",   "single_thread", "for",   "in",  "while", "if",   "else",
     "assert", "and",           "or",    "not", "true",  "false"};
 
 llvm::ArrayRef<llvm::StringRef> tilec::frontend::getStatementKeywords() {
@@ -105,20 +105,19 @@ std::string tilec::frontend::describe(Tok kind) {
   default:
     break;
   }
-  unsigned index = static_cast<unsigned>(kind) -
-                   static_cast<unsigned>(Tok::KwKernel);
+  unsigned index =
+      static_cast<unsigned>(kind) - static_cast<unsigned>(Tok::KwKernel);
   return ("'" + kStatementKeywords[index] + "'").str();
 }
 
+/// `smem`, `tmem` and `barrier` are not reserved: they start a declaration
+/// only when a name and ':' follow, so a buffer may be called `tmem`.
 static Tok keywordKind(llvm::StringRef text) {
   return llvm::StringSwitch<Tok>(text)
       .Case("kernel", Tok::KwKernel)
       .Case("param", Tok::KwParam)
       .Case("const", Tok::KwConst)
       .Case("let", Tok::KwLet)
-      .Case("smem", Tok::KwSmem)
-      .Case("tmem", Tok::KwTmem)
-      .Case("barrier", Tok::KwBarrier)
       .Case("role", Tok::KwRole)
       .Case("single_thread", Tok::KwSingleThread)
       .Case("for", Tok::KwFor)
@@ -218,21 +217,27 @@ void Lexer::badCharacter(const char *start) {
     diag.error(rangeOf(start, end),
                llvm::Twine("unexpected character '") + llvm::Twine(c) + "'");
   else
-    diag.error(rangeOf(start, end), "unexpected character (byte 0x" +
-                                        llvm::utohexstr(
-                                            static_cast<unsigned char>(c)) +
-                                        ")");
+    diag.error(rangeOf(start, end),
+               "unexpected character (byte 0x" +
+                   llvm::utohexstr(static_cast<unsigned char>(c)) + ")");
 }
 
 void Lexer::lexNumber(const char *start) {
   const char *end = buffer.end();
   bool isFloat = false;
-  bool hex = false;
+  unsigned radix = 10;
   if (*pos == '0' && pos + 1 != end && (pos[1] == 'x' || pos[1] == 'X') &&
       pos + 2 != end && isHexDigit(pos[2])) {
-    hex = true;
+    radix = 16;
     pos += 2;
     while (pos != end && isHexDigit(*pos))
+      ++pos;
+  } else if (*pos == '0' && pos + 1 != end &&
+             (pos[1] == 'b' || pos[1] == 'B') && pos + 2 != end &&
+             (pos[2] == '0' || pos[2] == '1')) {
+    radix = 2;
+    pos += 2;
+    while (pos != end && (*pos == '0' || *pos == '1'))
       ++pos;
   } else {
     while (pos != end && isDigit(*pos))
@@ -272,7 +277,8 @@ void Lexer::lexNumber(const char *start) {
   } else {
     token.kind = Tok::Int;
     uint64_t value = 0;
-    if (digits.getAsInteger(hex ? 0 : 10, value) ||
+    llvm::StringRef body = radix == 10 ? digits : digits.drop_front(2);
+    if (body.getAsInteger(radix, value) ||
         value > static_cast<uint64_t>(INT64_MAX)) {
       diag.error(rangeOf(start, digitsEnd),
                  "integer literal '" + digits + "' does not fit in 64 bits");

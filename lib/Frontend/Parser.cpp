@@ -182,9 +182,9 @@ private:
     if (++depth <= kMaxNestingDepth)
       return true;
     if (!depthReported)
-      syntaxError(tok().getRange(),
-                  "nesting is too deep (more than " +
-                      llvm::Twine(kMaxNestingDepth) + " levels)");
+      syntaxError(tok().getRange(), "nesting is too deep (more than " +
+                                        llvm::Twine(kMaxNestingDepth) +
+                                        " levels)");
     depthReported = true;
     needRecovery = true;
     return false;
@@ -196,9 +196,7 @@ private:
     bool ok;
   };
 
-  ExprPtr errorExpr() {
-    return std::make_unique<ErrorExpr>(tok().getRange());
-  }
+  ExprPtr errorExpr() { return std::make_unique<ErrorExpr>(tok().getRange()); }
 
   //===--------------------------------------------------------------------===//
   // Grammar
@@ -373,9 +371,8 @@ bool Parser::parseKernelArg(KernelArg &arg) {
             "global " + dtype + dimsText);
         auto base = std::make_unique<NameExpr>(
             llvm::SMRange{dtypeStart, prevEnd}, tokens[pos - 1].spelling);
-        arg.type = std::make_unique<IndexExpr>(rangeFrom(globalLoc),
-                                               std::move(base),
-                                               std::move(dims));
+        arg.type = std::make_unique<IndexExpr>(
+            rangeFrom(globalLoc), std::move(base), std::move(dims));
         return true;
       }
       expected("the element type");
@@ -433,10 +430,6 @@ StmtPtr Parser::parseStatement() {
     return parseParam();
   case Tok::KwAssert:
     return parseAssert();
-  case Tok::KwSmem:
-  case Tok::KwTmem:
-  case Tok::KwBarrier:
-    return parseDecl();
   case Tok::KwLet:
     return parseLet();
   case Tok::KwFor:
@@ -457,12 +450,15 @@ StmtPtr Parser::parseStatement() {
     syntaxError(tok().getRange(), "'else' without an 'if' before it");
     return nullptr;
   case Tok::Ident:
+    if ((isIdent("smem") || isIdent("tmem") || isIdent("barrier")) &&
+        peek().is(Tok::Ident))
+      return parseDecl();
     // Two names in a row start no valid statement: most likely a misspelled
     // keyword (`barier full: tma[2]`).
     if (peek().is(Tok::Ident)) {
       std::string hint = didYouMean(tok().spelling, getStatementKeywords());
-      syntaxError(tok().getRange(), "unknown statement '" + tok().spelling +
-                                        "'" + hint);
+      syntaxError(tok().getRange(),
+                  "unknown statement '" + tok().spelling + "'" + hint);
       return nullptr;
     }
     return parseExprOrAssign();
@@ -480,8 +476,8 @@ StmtPtr Parser::parseParam() {
   ExprPtr value;
   if (!parseNameAndValue(name, nameRange, value))
     return nullptr;
-  return std::make_unique<ParamStmt>(rangeFrom(start), isParam, name,
-                                     nameRange, std::move(value));
+  return std::make_unique<ParamStmt>(rangeFrom(start), isParam, name, nameRange,
+                                     std::move(value));
 }
 
 bool Parser::parseNameAndValue(llvm::StringRef &name, llvm::SMRange &nameRange,
@@ -530,9 +526,9 @@ std::vector<Clause> Parser::parseDeclClauses() {
 
 StmtPtr Parser::parseDecl() {
   const Token &keyword = consume();
-  Stmt::Kind kind = keyword.is(Tok::KwSmem)   ? Stmt::Kind::Smem
-                    : keyword.is(Tok::KwTmem) ? Stmt::Kind::Tmem
-                                              : Stmt::Kind::Barrier;
+  Stmt::Kind kind = keyword.spelling == "smem"   ? Stmt::Kind::Smem
+                    : keyword.spelling == "tmem" ? Stmt::Kind::Tmem
+                                                 : Stmt::Kind::Barrier;
   llvm::SMLoc start = keyword.getLoc();
   if (!is(Tok::Ident)) {
     expected("a name");
@@ -654,8 +650,8 @@ StmtPtr Parser::parseRole() {
     clause.keyword = tok().spelling;
     clause.keywordRange = consume().getRange();
     if (clause.keyword == "one" || clause.keyword == "all") {
-      if (is(Tok::Ident) && (tok().spelling == "thread" ||
-                             tok().spelling == "threads")) {
+      if (is(Tok::Ident) &&
+          (tok().spelling == "thread" || tok().spelling == "threads")) {
         clause.keywordRange.End = consume().getEndLoc();
       } else {
         expected(clause.keyword == "one" ? "'thread'" : "'threads'");
@@ -684,8 +680,8 @@ StmtPtr Parser::parseSingleThread() {
   llvm::StringRef scope = tok().spelling;
   llvm::SMRange scopeRange = consume().getRange();
   Body body = parseBlock();
-  return std::make_unique<SingleThreadStmt>(rangeFrom(start), scope,
-                                            scopeRange, std::move(body));
+  return std::make_unique<SingleThreadStmt>(rangeFrom(start), scope, scopeRange,
+                                            std::move(body));
 }
 
 StmtPtr Parser::parseExprOrAssign() {
@@ -739,8 +735,9 @@ ExprPtr Parser::parseBinary(int level) {
   while (precedence(tok().kind) == level && !needRecovery) {
     Tok op = tok().kind;
     llvm::SMRange opRange = consume().getRange();
-    // Allow a line break after a binary operator inside (), but not in a
-    // statement: `a +` at the end of a line is an error.
+    // A line that ends with a binary operator continues on the next one.
+    while (is(Tok::Newline))
+      consume();
     ExprPtr rhs = parseBinary(level + 1);
     llvm::SMRange range{lhs->getRange().Start, rhs->getRange().End};
     lhs = std::make_unique<BinaryExpr>(range, op, opRange, std::move(lhs),
@@ -932,6 +929,6 @@ ExprPtr Parser::parseIndex(ExprPtr base) {
 }
 
 Module tilec::frontend::parseModule(llvm::StringRef buffer,
-                                   DiagnosticEngine &diag) {
+                                    DiagnosticEngine &diag) {
   return Parser(lex(buffer, diag), diag).parseModule();
 }
