@@ -392,6 +392,8 @@ struct Kernel::State {
   std::mutex mutex;
   /// Set once the function attributes are in place.
   bool attributesSet = false;
+  /// CTAs of a persistent grid: the SMs that can hold a cluster at once.
+  uint32_t persistentCtas = 0;
   LruCache<TensorMapRequest::Key, EncodedTensorMap, TensorMapKeyHash> maps{
       kTensorMapCacheEntries};
 };
@@ -417,52 +419,89 @@ Error Kernel::computeGrid(const Arg *args, size_t count,
   return error;
 }
 
+/// Sets the function attributes once (dynamic shared memory, large
+/// clusters) and works out how many CTAs a persistent grid gets. Called with
+/// the kernel's mutex held and its context current.
+Error Kernel::prepare(uint32_t smCount) {
+  const DriverApi &driver = *module.state->driver;
+  if (state->attributesSet)
+    return Error();
+  CUresult result = driver.cuFuncSetAttribute(
+      state->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+      static_cast<int>(meta.dynamicSharedBytes));
+  if (result != CUDA_SUCCESS)
+    return cudaError(driver, result,
+                     "kernel '" + meta.name +
+                         "': cannot raise the dynamic shared memory "
+                         "limit to " +
+                         std::to_string(meta.dynamicSharedBytes) + " bytes");
+  uint32_t clusterSize = meta.cluster[0] * meta.cluster[1] * meta.cluster[2];
+  // Clusters above 8 CTAs are "non-portable" and must be opted into.
+  if (clusterSize > 8) {
+    result = driver.cuFuncSetAttribute(
+        state->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+        1);
+    if (result != CUDA_SUCCESS)
+      return cudaError(driver, result,
+                       "kernel '" + meta.name + "': cannot allow a cluster of " +
+                           std::to_string(clusterSize) + " CTAs");
+  }
+  state->persistentCtas = smCount;
+  if (clusterSize > 1) {
+    // A cluster needs its CTAs on SMs of one GPC, so fewer clusters than
+    // SMs / cluster size may fit at once; a persistent grid larger than that
+    // runs a second, mostly idle wave.
+    CUlaunchAttribute attr = {};
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = meta.cluster[0];
+    attr.value.clusterDim.y = meta.cluster[1];
+    attr.value.clusterDim.z = meta.cluster[2];
+    CUlaunchConfig config = {};
+    config.gridDimX = smCount / clusterSize * meta.cluster[0];
+    config.gridDimY = meta.cluster[1];
+    config.gridDimZ = meta.cluster[2];
+    config.blockDimX = meta.block[0];
+    config.blockDimY = meta.block[1];
+    config.blockDimZ = meta.block[2];
+    config.sharedMemBytes = meta.dynamicSharedBytes;
+    config.attrs = &attr;
+    config.numAttrs = 1;
+    int clusters = 0;
+    result = driver.cuOccupancyMaxActiveClusters(&clusters, state->function,
+                                                 &config);
+    if (result == CUDA_SUCCESS && clusters > 0)
+      state->persistentCtas =
+          std::min<uint32_t>(smCount, uint32_t(clusters) * clusterSize);
+  }
+  state->attributesSet = true;
+  return Error();
+}
+
 Error Kernel::launch(const Arg *args, size_t count, void *stream) {
   const Module::State &owner = *module.state;
   const DriverApi &driver = *owner.driver;
-  LaunchPlan plan;
-  if (Error error = buildLaunchPlan(meta, args, count, owner.smCount, plan))
-    return error;
-  if (plan.grid[0] == 0 || plan.grid[1] == 0 || plan.grid[2] == 0)
-    return Error(); // nothing to do for an empty problem
-
   Error error;
   ScopedContext scope(driver, owner.context, error);
   if (error)
     return error;
+  uint32_t persistentCtas;
+  {
+    std::lock_guard<std::mutex> lock(state->mutex);
+    if ((error = prepare(owner.smCount)))
+      return error;
+    persistentCtas = state->persistentCtas;
+  }
+  LaunchPlan plan;
+  if (Error error = buildLaunchPlan(meta, args, count, persistentCtas, plan))
+    return error;
+  if (plan.grid[0] == 0 || plan.grid[1] == 0 || plan.grid[2] == 0)
+    return Error(); // nothing to do for an empty problem
 
   // 64-byte aligned copies (CUtensorMap is over-aligned) that the parameter
   // array points at; the driver copies them at launch.
   std::vector<CUtensorMap> maps(plan.tensorMaps.size());
   {
     std::lock_guard<std::mutex> lock(state->mutex);
-    if (!state->attributesSet) {
-      CUresult result = driver.cuFuncSetAttribute(
-          state->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-          static_cast<int>(meta.dynamicSharedBytes));
-      if (result != CUDA_SUCCESS)
-        return cudaError(driver, result,
-                         "kernel '" + meta.name +
-                             "': cannot raise the dynamic shared memory "
-                             "limit to " +
-                             std::to_string(meta.dynamicSharedBytes) +
-                             " bytes");
-      uint32_t clusterSize =
-          meta.cluster[0] * meta.cluster[1] * meta.cluster[2];
-      // Clusters above 8 CTAs are "non-portable" and must be opted into.
-      if (clusterSize > 8) {
-        result = driver.cuFuncSetAttribute(
-            state->function,
-            CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
-        if (result != CUDA_SUCCESS)
-          return cudaError(driver, result,
-                           "kernel '" + meta.name +
-                               "': cannot allow a "
-                               "cluster of " +
-                               std::to_string(clusterSize) + " CTAs");
-      }
-      state->attributesSet = true;
-    }
     for (size_t i = 0; i < plan.tensorMaps.size(); ++i) {
       const TensorMapRequest &request = plan.tensorMaps[i];
       TensorMapRequest::Key key = request.key();

@@ -115,6 +115,7 @@ private:
   friend class Module;
   struct State;
   Kernel(Module &module, const bundle::Kernel &meta, void *function);
+  Error prepare(uint32_t smCount);
 
   Module &module;
   const bundle::Kernel &meta;

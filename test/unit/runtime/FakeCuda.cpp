@@ -170,6 +170,19 @@ CUresult fakeLaunchKernelEx(const CUlaunchConfig *config, CUfunction function,
   state().launches.push_back(std::move(call));
   return extra ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
+CUresult fakeOccupancyMaxActiveClusters(int *clusters, CUfunction,
+                                        const CUlaunchConfig *config) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  unsigned clusterSize = 1;
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+      clusterSize = config->attrs[i].value.clusterDim.x *
+                    config->attrs[i].value.clusterDim.y *
+                    config->attrs[i].value.clusterDim.z;
+  *clusters = state().maxActiveClusters ? state().maxActiveClusters
+                                        : state().smCount / int(clusterSize);
+  return CUDA_SUCCESS;
+}
 CUresult fakeTensorMapEncodeTiled(
     CUtensorMap *map, CUtensorMapDataType dtype, cuuint32_t rank, void *address,
     const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
@@ -248,6 +261,7 @@ const Symbol kSymbols[] = {
     FAKE(cuModuleGetFunction, fakeModuleGetFunction),
     FAKE(cuFuncSetAttribute, fakeFuncSetAttribute),
     FAKE(cuLaunchKernelEx, fakeLaunchKernelEx),
+    FAKE(cuOccupancyMaxActiveClusters, fakeOccupancyMaxActiveClusters),
     FAKE(cuTensorMapEncodeTiled, fakeTensorMapEncodeTiled),
     FAKE(cuMemAlloc, fakeMemAlloc),
     FAKE(cuMemFree, fakeMemFree),

@@ -56,6 +56,8 @@ struct State {
   /// Parameter sizes per kernel, for copying launch parameters.
   std::map<std::string, std::vector<size_t>> paramSizes;
   int smCount = 132;
+  /// Clusters cuOccupancyMaxActiveClusters reports; 0: as many as SMs allow.
+  int maxActiveClusters = 0;
   int moduleLoads = 0, moduleUnloads = 0;
   int pushes = 0, pops = 0, primaryRetains = 0;
   std::vector<uint8_t> lastImage;
@@ -74,6 +76,7 @@ struct State {
     functions.clear();
     paramSizes.clear();
     smCount = 132;
+    maxActiveClusters = 0;
     moduleLoads = moduleUnloads = pushes = pops = primaryRetains = 0;
     lastImage.clear();
     functionAttributes.clear();

@@ -79,8 +79,9 @@ TEST_F(FakeDriver, AsksForTheVersionedSymbols) {
   EXPECT_EQ(versions["cuDevicePrimaryCtxRelease"], 11000);
   EXPECT_EQ(versions["cuLaunchKernelEx"], 11060);
   EXPECT_EQ(versions["cuTensorMapEncodeTiled"], 12000);
+  EXPECT_EQ(versions["cuOccupancyMaxActiveClusters"], 11080);
   EXPECT_EQ(versions.count("cuMemAlloc_v2"), 0u);
-  EXPECT_EQ(versions.size(), 25u);
+  EXPECT_EQ(versions.size(), 26u);
 }
 
 TEST_F(FakeDriver, LoadsIntoThePrimaryContextAndUnloads) {
@@ -211,6 +212,25 @@ TEST_F(FakeDriver, GemmPassesEveryParameterKindAndPersistentGrid) {
   EXPECT_EQ(word(launch.params[4]), kY + 0x10000000); // pointer D
   EXPECT_EQ(word(launch.params[5]), 8200u);           // stride D[0]
   EXPECT_EQ(word(launch.params[6]) & 0xffff, 300u);   // i16 n
+}
+
+// A cluster's CTAs must share a GPC, so fewer clusters than SMs / 2 may fit
+// at once; the persistent grid takes only those (no second, idle wave).
+TEST_F(FakeDriver, PersistentGridHoldsOnlyClustersThatFitAtOnce) {
+  fake().maxActiveClusters = 60;
+  auto module = load();
+  rt::Error error;
+  rt::Kernel *gemm = module->kernel("gemm", error);
+  ASSERT_TRUE(gemm) << error.message;
+  std::vector<Arg> args = {
+      Arg::tensor(kX, DType::BF16, {384, 4096}),
+      Arg::tensor(kY, DType::BF16, {8192, 4096}),
+      Arg::tensor(kY + 0x10000000, DType::F32, {384, 8192}, {8200, 1}),
+      Arg::floating(DType::F32, 0.5), Arg::integer(DType::I16, 300)};
+  ASSERT_FALSE(gemm->launch(args.data(), args.size()));
+  std::lock_guard<std::mutex> lock(fake().mutex);
+  ASSERT_EQ(fake().launches.size(), 1u);
+  EXPECT_EQ(fake().launches[0].grid[0], 120u); // 60 clusters of 2
 }
 
 TEST_F(FakeDriver, LargeClustersAreOptedIn) {
