@@ -8,7 +8,7 @@ logs="${OUT:-/tmp/tilec-logs}"
 mkdir -p "$logs"
 for tool in memcheck racecheck synccheck; do
   log="$logs/sanitizer-$tool.log"
-  timeout 240 compute-sanitizer --tool "$tool" --kernel-name regex:hopper \
+  timeout 240 compute-sanitizer --tool "$tool" --kernel-name kns=hopper \
     --error-exitcode 9 python3 "$(dirname "$0")/gemm_bench.py" \
     --bundle "$bundle" --check-shapes tiny --time-shapes "" > "$log" 2>&1
   rc=$?
