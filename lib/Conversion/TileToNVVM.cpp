@@ -427,8 +427,11 @@ struct ArriveLowering : ConvertOpToLLVMPattern<BarrierArriveOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value bar = barrierAt(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex());
-    bool remote = cast<BarrierType>(op.getBarrier().getType()).getRemote();
-    auto scope = remote ? NVVM::MemScopeKind::CLUSTER : NVVM::MemScopeKind::CTA;
+    // CTA scope even for a peer's barrier (as CUTLASS's ClusterBarrier does):
+    // a cluster-scope release fences every prior write of the thread first,
+    // which stalled the multicast GEMM's consumers by a third of their time,
+    // and the arrivals here publish no data of their own.
+    auto scope = NVVM::MemScopeKind::CTA;
     if (auto tx = op.getExpectTx()) {
       auto arrive = NVVM::MBarrierArriveExpectTxOp::create(
           rewriter, loc, Type(), bar, i32Const(rewriter, loc, *tx), scope,

@@ -84,7 +84,7 @@ tile.kernel @mma() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #
 // CHECK: tcgen05.ld.sync.aligned.32x32b.x64.b32
 // CHECK: tcgen05.wait::ld.sync.aligned;
 // CHECK: nvvm.tcgen05.fence <after>
-// CHECK: nvvm.mbarrier.arrive %{{.*}} {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} multicast_mask = %{{.*}} {group = #nvvm.cta_group<cta_2>}
 // CHECK-COUNT-4: tcgen05.mma.cta_group::2.kind::f16 [$0], $1, $2, $3, p;
 // CHECK: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [$0], $1;
