@@ -74,6 +74,13 @@ cl::opt<Emit> emitOpt(
 cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level 0-3 (default 3)"),
                            cl::Prefix, cl::init(3), cl::cat(tilecCategory));
 
+cl::opt<unsigned> llvmOptLevel(
+    "llvm-opt",
+    cl::desc("LLVM IR optimisation pipeline 0-3 used at -O1 and above "
+             "(default 1: MLIR has already folded and CSE'd the IR and ptxas "
+             "does the machine optimisation; 3 doubles the compile time)"),
+    cl::init(1), cl::cat(tilecCategory));
+
 cl::list<std::string>
     defines("D", cl::value_desc("NAME=VALUE"),
             cl::desc("Override `param NAME` of a .tile spec"), cl::Prefix,
@@ -284,8 +291,9 @@ int run(int argc, char **argv) {
   std::unique_ptr<llvm::Module> llvmModule;
   {
     mlir::TimingScope t = timing.nest("LLVM IR + optimisation");
-    llvmModule = tilec::translateToLLVMIR(*module, llvmContext, target,
-                                          optLevel);
+    llvmModule = tilec::translateToLLVMIR(
+        *module, llvmContext, target,
+        optLevel == 0 ? 0 : std::min<unsigned>(llvmOptLevel, 3));
   }
   if (!llvmModule)
     return 1;

@@ -121,16 +121,31 @@ Value swizzleOffset(OpBuilder &b, Location loc, Value offset, int64_t span) {
   return arith::XOrIOp::create(b, loc, offset, shifted);
 }
 
-/// A side-effecting empty asm that ties `value` to itself, so that neither
-/// LLVM nor ptxas moves its uses above the preceding wait (CUTLASS's
-/// warpgroup_fence_operand).
-Value fenceRegister(OpBuilder &b, Location loc, Value value) {
-  Type type = value.getType();
-  StringRef constraint = type.isF32() ? "=f,0" : type.isF16() || type.isBF16()
-                                                     ? "=h,0"
-                                                     : "=r,0";
+/// One side-effecting empty asm that ties every element of `fragment` (an
+/// LLVM struct of scalars, or one scalar) to itself, so that neither LLVM nor
+/// ptxas moves their uses above the preceding wait (CUTLASS's
+/// warpgroup_fence_operand, for a whole fragment at once). Returns a value of
+/// the same type.
+Value fenceRegisters(OpBuilder &b, Location loc, Value fragment) {
+  auto structType = dyn_cast<LLVM::LLVMStructType>(fragment.getType());
+  SmallVector<Value> values;
+  if (structType) {
+    for (unsigned i = 0, e = structType.getBody().size(); i < e; ++i)
+      values.push_back(LLVM::ExtractValueOp::create(b, loc, fragment, i));
+  } else {
+    values.push_back(fragment);
+  }
+  std::string constraints;
+  for (Value v : values) {
+    Type type = v.getType();
+    constraints += type.isF32()                    ? "=f,"
+                   : type.isF16() || type.isBF16() ? "=h,"
+                                                   : "=r,";
+  }
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
   auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, type, ValueRange{value}, "", constraint,
+      b, loc, fragment.getType(), ValueRange(values), "", constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
   return asmOp.getResult(0);
@@ -651,7 +666,11 @@ struct GemmAsyncLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
     auto blockType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(regsPerBlock, f32));
 
-    SmallVector<Value> acc = unpackStruct(b, loc, adaptor.getAcc());
+    // One 64-row block: the fragment is already the instruction's struct.
+    bool oneBlock = m == 64;
+    SmallVector<Value> acc;
+    if (!oneBlock)
+      acc = unpackStruct(b, loc, adaptor.getAcc());
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, kStep);
     auto typeA = NVVM::WGMMATypesAttr::get(ctx, toWgmmaType(elem));
@@ -661,9 +680,11 @@ struct GemmAsyncLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
     auto rowLayout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
     auto colLayout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col);
     for (int64_t mb = 0; mb < m / 64; ++mb) {
-      Value block = packStruct(
-          b, loc, blockType,
-          ArrayRef<Value>(acc).slice(mb * regsPerBlock, regsPerBlock));
+      Value block =
+          oneBlock ? adaptor.getAcc()
+                   : packStruct(b, loc, blockType,
+                                ArrayRef<Value>(acc).slice(mb * regsPerBlock,
+                                                           regsPerBlock));
       for (int64_t ks = 0; ks < k / kStep; ++ks) {
         int64_t aOff = tilec::logicalByteOffset(aLayout, 64 * mb, ks * kStepBytes);
         int64_t bOff = tilec::logicalByteOffset(bLayout, 0, ks * kStepBytes);
@@ -677,6 +698,10 @@ struct GemmAsyncLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
             b, loc, blockType, block, descA, descB, shape, typeA, typeA, typeD,
             scaleD, scaleOne, scaleOne, rowLayout, colLayout,
             NVVM::MMAIntOverflowAttr());
+      }
+      if (oneBlock) {
+        rewriter.replaceOp(op, block);
+        return success();
       }
       SmallVector<Value> blockValues = unpackStruct(b, loc, block);
       llvm::copy(blockValues, acc.begin() + mb * regsPerBlock);
@@ -711,11 +736,7 @@ struct GemmWaitLowering : ConvertOpToLLVMPattern<GemmWaitOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getPending());
-    SmallVector<Value> values = unpackStruct(rewriter, loc, adaptor.getAcc());
-    for (Value &v : values)
-      v = fenceRegister(rewriter, loc, v);
-    rewriter.replaceOp(
-        op, packStruct(rewriter, loc, adaptor.getAcc().getType(), values));
+    rewriter.replaceOp(op, fenceRegisters(rewriter, loc, adaptor.getAcc()));
     return success();
   }
 };
