@@ -45,14 +45,15 @@ tile.kernel @copy(%X: !tile.global<?x64xbf16>, %Y: !tile.global<?x64xbf16>)
 
 // wgmma: a fence, then per 64-row block and K step one m64nNk16 with
 // descriptors (constant fields | (address & 0x3FFFF) >> 4); the wait fences
-// every accumulator register; warpgroup syncs use named barrier 1 + wg.
+// every accumulator register with one empty asm; warpgroup syncs use named
+// barrier 1 + wg.
 // CHECK-LABEL: llvm.func @mma(
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 // CHECK-NOT: nvvm.wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK-COUNT-32: llvm.inline_asm has_side_effects "", "=f,0"
+// CHECK: llvm.inline_asm has_side_effects "", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31"
 // CHECK: %[[ID:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %{{.*}}
 tile.kernel @mma() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
