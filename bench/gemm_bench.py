@@ -87,6 +87,8 @@ def main():
                    choices=["default", "quick", "tiny", "none"])
     p.add_argument("--time-shapes", default="4096,8192",
                    help="comma-separated cube sizes to time ('' for none)")
+    p.add_argument("--time-deepgemm", action="store_true",
+                   help="also time DeepGEMM's shapes (M in 128, 4096)")
     p.add_argument("--markdown", help="append the tables here")
     args = p.parse_args()
 
@@ -125,28 +127,32 @@ def main():
                 line = f"| {name} | {m} | {n} | {k} | {err:.2e} | {nan} | {verdict} |"
                 print(line, flush=True)
                 lines.append(line)
-    sizes = [int(s) for s in args.time_shapes.split(",") if s]
-    if sizes:
+    shapes = [(s, s, s) for s in (int(x) for x in args.time_shapes.split(",") if x)]
+    if args.time_deepgemm:
+        shapes += [(m, n, k) for m in (128, 4096) for n, k in DEEPGEMM_NK]
+    if shapes:
         lines.append("")
-        lines.append("| M=N=K | kernel | ms | TFLOP/s | vs cuBLAS |")
-        lines.append("|---:|---|---:|---:|---:|")
-        for s in sizes:
-            a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
-            b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
-            d = torch.empty(s, s, device="cuda", dtype=torch.bfloat16)
-            flops = 2.0 * s * s * s
+        lines.append("| M | N | K | kernel | ms | TFLOP/s | vs cuBLAS |")
+        lines.append("|---:|---:|---:|---|---:|---:|---:|")
+        for m, n, k in shapes:
+            a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+            b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+            d = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+            flops = 2.0 * m * n * k
             ms_cublas = time_fn(lambda: torch.matmul(a, b.t(), out=d))
             tf_cublas = flops / ms_cublas / 1e9
-            row = f"| {s} | cuBLAS (torch.matmul) | {ms_cublas:.3f} | {tf_cublas:.0f} | 1.00 |"
+            row = (f"| {m} | {n} | {k} | cuBLAS (torch.matmul) | {ms_cublas:.3f} "
+                   f"| {tf_cublas:.0f} | 1.00 |")
             print(row, flush=True)
             lines.append(row)
             for name, kern in kernels:
                 if not worst.get(name, True):
-                    lines.append(f"| {s} | {name} | - | - | (failed check) |")
+                    lines.append(f"| {m} | {n} | {k} | {name} | - | - | (failed check) |")
                     continue
                 ms = time_fn(lambda: kern(a, b, d))
                 tf = flops / ms / 1e9
-                row = f"| {s} | {name} | {ms:.3f} | {tf:.0f} | {tf / tf_cublas:.2f} |"
+                row = (f"| {m} | {n} | {k} | {name} | {ms:.3f} | {tf:.0f} "
+                       f"| {tf / tf_cublas:.2f} |")
                 print(row, flush=True)
                 lines.append(row)
     if args.markdown:
