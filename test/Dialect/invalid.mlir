@@ -1,0 +1,849 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --allow-unregistered-dialect
+// Every verifier message of the tile dialect, in full, at the op it blames.
+
+// expected-error @below {{'tile.kernel' op target must be sm_90a or sm_100a, got 'sm_80'}}
+tile.kernel @bad_target() attributes {target = "sm_80", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 0 : i32
+}
+
+// -----
+
+// expected-error @below {{'tile.kernel' op warpgroups must be 1 to 8 (128 to 1024 threads), got 9}}
+tile.kernel @too_many_warpgroups() attributes {target = "sm_90a", warpgroups = 9 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 0 : i32
+}
+
+// -----
+
+// expected-error @below {{'tile.kernel' op cluster must be three positive sizes, got [2, 0, 1]}}
+tile.kernel @bad_cluster() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 0, 1>, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 0 : i32
+}
+
+// -----
+
+// expected-error @below {{'tile.kernel' op cluster of 32 CTAs is over the limit of 16}}
+tile.kernel @big_cluster() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 32, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 0 : i32
+}
+
+// -----
+
+// expected-error @below {{'tile.kernel' op a kernel returns no values}}
+tile.kernel @returns() -> i32 attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 0 : i32
+}
+
+// -----
+
+// expected-error @below {{'tile.kernel' op argument 0 has type 'f64'; kernel arguments are !tile.global tensors, i32, i64 or f32}}
+tile.kernel @bad_arg(%x: f64) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 0 : i32
+}
+
+// -----
+
+// expected-error @below {{'tile.kernel' op a fixed grid needs three grid_axes}}
+tile.kernel @fixed_without_axes() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>} {
+  %c = arith.constant 0 : i32
+}
+
+// -----
+
+// expected-error @below {{'tile.kernel' op grid axis refers to argument 3 but the kernel has 1}}
+tile.kernel @axis_arg(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>, grid_axes = [#tile.grid_axis<ceildiv(arg 3, dim 0, 128)>, #tile.grid_axis<1>, #tile.grid_axis<1>]} {
+  %c = arith.constant 0 : i32
+}
+
+// -----
+
+// expected-error @below {{'tile.kernel' op grid axis refers to dim 2 of argument 0, which is not a global tensor with that dimension}}
+tile.kernel @axis_dim(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>, grid_axes = [#tile.grid_axis<ceildiv(arg 0, dim 2, 128)>, #tile.grid_axis<1>, #tile.grid_axis<1>]} {
+  %c = arith.constant 0 : i32
+}
+
+// -----
+
+tile.kernel @role_no_warpgroup() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.role' op role 'r' names no warpgroup}}
+  tile.role "r" warpgroups [] {
+  }
+}
+
+// -----
+
+tile.kernel @role_warpgroup_range() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.role' op warpgroup 2 is out of range: the kernel has 2 warpgroups}}
+  tile.role "r" warpgroups [2] {
+  }
+}
+
+// -----
+
+tile.kernel @role_warpgroup_twice() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.role' op warpgroup 1 is listed twice}}
+  tile.role "r" warpgroups [1, 1] {
+  }
+}
+
+// -----
+
+tile.kernel @role_warp_range() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.role' op warp 4 is out of range: a warpgroup has warps 0 to 3}}
+  tile.role "r" warpgroups [0] warps [4] {
+  }
+}
+
+// -----
+
+tile.kernel @role_warp_twice() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.role' op warp 2 is listed twice}}
+  tile.role "r" warpgroups [0] warps [2, 2] {
+  }
+}
+
+// -----
+
+tile.kernel @role_budget() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.role' op register budget must be a multiple of 8 in 24..256, got 30}}
+  tile.role "r" warpgroups [0] max_regs 30 {
+  }
+}
+
+// -----
+
+tile.kernel @dim_range(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.dim' op dimension 2 is out of range for a rank-2 tensor}}
+  %d = tile.dim %A[2] : !tile.global<?x?xbf16>
+}
+
+// -----
+
+tile.kernel @tmem_on_hopper() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.tmem_alloc' op tensor memory needs sm_100a, the kernel targets sm_90a}}
+  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
+}
+
+// -----
+
+tile.kernel @tmem_group() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.tmem_alloc' op cta_group must be 1 or 2, got 3}}
+  %t = tile.tmem_alloc cta_group 3 : !tile.tmem<128x256xf32>
+}
+
+// -----
+
+tile.kernel @arrivals() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.barrier_alloc' op arrivals must be 1 to 1048575, got 0}}
+  %b = tile.barrier_alloc arrivals 0 : !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @alloc_remote() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.barrier_alloc' op allocates local barriers; take a remote view with tile.barrier.remote_view}}
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1, remote>
+}
+
+// -----
+
+tile.kernel @remote_of_remote() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %r = tile.barrier.remote_view %b cta 0 : !tile.barrier<tma, 1> -> !tile.barrier<tma, 1, remote>
+  // expected-error @below {{'tile.barrier.remote_view' op source is already a remote view}}
+  %rr = tile.barrier.remote_view %r cta 1 : !tile.barrier<tma, 1, remote> -> !tile.barrier<tma, 1, remote>
+}
+
+// -----
+
+tile.kernel @remote_type() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  // expected-error @below {{'tile.barrier.remote_view' op result must be the remote form of '!tile.barrier<tma, 1>'}}
+  %r = tile.barrier.remote_view %b cta 0 : !tile.barrier<tma, 1> -> !tile.barrier<mma, 1, remote>
+}
+
+// -----
+
+tile.kernel @remote_cta() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  // expected-error @below {{'tile.barrier.remote_view' op cta 2 is not in the cluster of 2 CTAs}}
+  %r = tile.barrier.remote_view %b cta 2 : !tile.barrier<tma, 1> -> !tile.barrier<tma, 1, remote>
+}
+
+// -----
+
+tile.kernel @expect_tx_kind() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<threads, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.barrier.arrive' op expect_tx needs a tma barrier, got threads}}
+  tile.barrier.arrive %b[%c0] expect_tx 16 : !tile.barrier<threads, 1>
+}
+
+// -----
+
+tile.kernel @expect_tx_range() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.barrier.arrive' op expect_tx must be 0 to 1048575 bytes, got 1048576}}
+  tile.barrier.arrive %b[%c0] expect_tx 1048576 : !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @wait_remote() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %r = tile.barrier.remote_view %b cta 0 : !tile.barrier<tma, 1> -> !tile.barrier<tma, 1, remote>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.barrier.wait' op cannot wait on a remote barrier; wait on the local one}}
+  tile.barrier.wait %r[%c0], %c0 : !tile.barrier<tma, 1, remote>
+}
+
+// -----
+
+tile.kernel @pipeline_phase() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.pipeline.init' op phase must be 0 or 1, got 2}}
+  %p = tile.pipeline.init phase 2 : !tile.pipeline<4>
+}
+
+// -----
+
+tile.kernel @copy_two_globals(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op copies between global and shared memory: one side must be !tile.smem and the other !tile.global}}
+  tile.copy_async %A[%c0, %c0], %A[%c0, %c0] : !tile.global<?x?xbf16>, !tile.global<?x?xbf16>
+}
+
+// -----
+
+tile.kernel @copy_types(%A: !tile.global<?x?xf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op element types differ: shared 'bf16', global 'f16'}}
+  tile.copy_async %a[], %A[%c0, %c0] barrier %b[%c0] : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xf16>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @copy_rank1_smem(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64xbf16, none>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op shared buffer must have a 2-D tile, got shape 64}}
+  tile.copy_async %a[], %A[%c0, %c0] barrier %b[%c0] : !tile.smem<64xbf16, none>, !tile.global<?x?xbf16>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @copy_smem_indices(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<2x64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op shared buffer of rank 3 takes 1 leading indices to select a tile, got 0}}
+  tile.copy_async %a[], %A[%c0, %c0] barrier %b[%c0] : !tile.smem<2x64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @copy_global_rank(%A: !tile.global<?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op global tensor must have rank 2 or more, got 1}}
+  tile.copy_async %a[], %A[%c0] barrier %b[%c0] : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?xbf16>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @copy_coords(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op global tensor of rank 2 takes 2 coordinates, got 1}}
+  tile.copy_async %a[], %A[%c0] barrier %b[%c0] : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @copy_no_barrier(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op a global->shared copy needs a barrier to complete on}}
+  tile.copy_async %a[], %A[%c0, %c0] : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>
+}
+
+// -----
+
+tile.kernel @copy_barrier_kind(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<threads, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op a global->shared copy completes on a tma barrier, got threads}}
+  tile.copy_async %a[], %A[%c0, %c0] barrier %b[%c0] : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<threads, 1>
+}
+
+// -----
+
+tile.kernel @copy_reduce_load(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op reduce_add applies to shared->global copies only}}
+  tile.copy_async %a[], %A[%c0, %c0] barrier %b[%c0] {reduce_add} : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @copy_store_barrier(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op a shared->global copy takes no barrier; use tile.bulk_commit and tile.bulk_wait}}
+  tile.copy_async %A[%c0, %c0], %a[] barrier %b[%c0] : !tile.global<?x?xbf16>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @copy_store_multicast(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op multicast applies to global->shared copies only}}
+  tile.copy_async %A[%c0, %c0], %a[] {multicast = 3 : i64} : !tile.global<?x?xbf16>, !tile.smem<64x64xbf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @copy_cta_group(%A: !tile.global<?x?xbf16>) attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op cta_group must be 1 or 2, got 4}}
+  tile.copy_async %A[%c0, %c0], %a[] {cta_group = 4 : i64} : !tile.global<?x?xbf16>, !tile.smem<64x64xbf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @copy_mask(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op multicast mask 4 names CTAs outside the cluster of 2}}
+  tile.copy_async %a[], %A[%c0, %c0] barrier %b[%c0] {multicast = 4 : i64} : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @copy_group_odd_cluster(%A: !tile.global<?x?xbf16>) attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op cta_group 2 needs clusters of an even number of CTAs, got 1}}
+  tile.copy_async %a[], %A[%c0, %c0] barrier %b[%c0] {cta_group = 2 : i64} : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @gemm_types() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<64x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op A and B element types differ: 'bf16' and 'f16'}}
+  %r = tile.gemm_async %z, %a[%c0], %b[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @gemm_input_type() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x32xf32, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op MMA inputs must be f16, bf16, f8E4M3FN or f8E5M2, got 'f32'}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x32xf32, swizzle_128b>, !tile.smem<64x32xf32, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @gemm_rank1() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64xbf16, none>
+  %b = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op A must be a 2-D tile or a stack of them}}
+  %r = tile.gemm_async %z, %a[], %b[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64xbf16, none>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @gemm_indices() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<2x64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op B of rank 3 takes 2 indices (the tile, then its first row), got 1}}
+  %r = tile.gemm_async %z, %a[%c0, %c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<2x64x64xbf16, swizzle_128b>, !tile.smem<2x64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @gemm_unswizzled() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, none>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op A must be swizzled (32B, 64B or 128B) for the MMA's shared-memory descriptor}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, none>, !tile.smem<64x64xbf16, none> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @gemm_k() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<64x128xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op A and B tiles disagree on K: 64 and 128}}
+  %r = tile.gemm_async %z, %a[%c0], %b[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x128xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_with_tcgen05() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op tcgen05 accumulates in tensor memory, not in a register fragment}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] {dispatch = #tile.gemm_dispatch<tcgen05>} : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_on_blackwell() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op sm_100a has no wgmma: accumulate in tensor memory with dispatch tcgen05}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_layout() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<128x64xf32, row_per_thread>
+  // expected-error @below {{'tile.gemm_async' op wgmma accumulates into a wgmma_acc fragment, got row_per_thread}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<128x64xf32, row_per_thread>, !tile.smem<128x64xbf16, swizzle_128b>, !tile.smem<128x64xbf16, swizzle_128b> -> !tile.frag<128x64xf32, row_per_thread>
+}
+
+// -----
+
+tile.kernel @wgmma_acc_type() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf16, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op accumulator must be f32, got 'f16'}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf16, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf16, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_result() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op wgmma returns the new accumulator of type '!tile.frag<64x64xf32, wgmma_acc>'}}
+  tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @wgmma_column() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op a register accumulator takes no column}}
+  %r = tile.gemm_async %z[%c0], %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_n() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x128xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op accumulator has 128 columns but the B tile has only 64 rows}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x128xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x128xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_m() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<128x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op accumulator has 128 rows but the A tile has only 64}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<128x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<128x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_cta_group() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op wgmma has no cta_group; got 2}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] {cta_group = 2 : i64} : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_accumulate() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %t = arith.constant true
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_async' op wgmma always accumulates; start from tile.frag.zero}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] accumulate(%t) : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @tcgen05_with_wgmma() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
+  %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_async' op wgmma accumulates in registers, not tensor memory}}
+  tile.gemm_async %t[%c0], %a[%c0], %a[%c0] {dispatch = #tile.gemm_dispatch<wgmma>} : !tile.tmem<128x256xf32>, !tile.smem<128x64xf16, swizzle_128b>, !tile.smem<128x64xf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @tcgen05_on_hopper() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %t = "test.tmem"() : () -> !tile.tmem<128x256xf32>
+  // expected-error @below {{'tile.gemm_async' op accumulating in tensor memory (tcgen05) needs sm_100a, the kernel targets sm_90a}}
+  tile.gemm_async %t[%c0], %a[%c0], %a[%c0] : !tile.tmem<128x256xf32>, !tile.smem<128x64xf16, swizzle_128b>, !tile.smem<128x64xf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @tcgen05_result() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
+  %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_async' op a tensor-memory accumulator gives no result}}
+  %r = tile.gemm_async %t[%c0], %a[%c0], %a[%c0] : !tile.tmem<128x256xf32>, !tile.smem<128x64xf16, swizzle_128b>, !tile.smem<128x64xf16, swizzle_128b> -> !tile.frag<128x64xf32, row_per_thread>
+}
+
+// -----
+
+tile.kernel @tcgen05_column() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
+  %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_async' op a tensor-memory accumulator needs a column}}
+  tile.gemm_async %t, %a[%c0], %a[%c0] : !tile.tmem<128x256xf32>, !tile.smem<128x64xf16, swizzle_128b>, !tile.smem<128x64xf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @tcgen05_acc_type() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x256xi32>
+  %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_async' op accumulator must be f32, got 'i32'}}
+  tile.gemm_async %t[%c0], %a[%c0], %a[%c0] : !tile.tmem<128x256xi32>, !tile.smem<128x64xf16, swizzle_128b>, !tile.smem<128x64xf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @tcgen05_cta_group() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
+  %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_async' op cta_group must be 1 or 2, got 3}}
+  tile.gemm_async %t[%c0], %a[%c0], %a[%c0] {cta_group = 3 : i64} : !tile.tmem<128x256xf32>, !tile.smem<128x64xf16, swizzle_128b>, !tile.smem<128x64xf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @tcgen05_m() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
+  %a = tile.smem_alloc : !tile.smem<32x64xf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_async' op tcgen05 M of 32 (A rows x cta_group) is not supported with cta_group 1; use 64 or 128}}
+  tile.gemm_async %t[%c0], %a[%c0], %b[%c0] : !tile.tmem<128x256xf32>, !tile.smem<32x64xf16, swizzle_128b>, !tile.smem<128x64xf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @tcgen05_n() attributes {target = "sm_100a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
+  %a = tile.smem_alloc : !tile.smem<64x64xf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<136x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_async' op tcgen05 N of 272 (B rows x cta_group) must be a multiple of 16 in 16..256}}
+  tile.gemm_async %t[%c0], %a[%c0], %b[%c0] {cta_group = 2 : i64} : !tile.tmem<128x512xf32>, !tile.smem<64x64xf16, swizzle_128b>, !tile.smem<136x64xf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @tcgen05_columns() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x64xf32>
+  %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_async' op N of 128 does not fit the 64 tensor-memory columns}}
+  tile.gemm_async %t[%c0], %a[%c0], %a[%c0] : !tile.tmem<128x64xf32>, !tile.smem<128x64xf16, swizzle_128b>, !tile.smem<128x64xf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @commit_index() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 1>
+  // expected-error @below {{'tile.gemm_commit' op a barrier needs an index}}
+  "tile.gemm_commit"(%b) <{cta_group = 1 : i64, operandSegmentSizes = array<i32: 1, 0>}> : (!tile.barrier<mma, 1>) -> ()
+}
+
+// -----
+
+tile.kernel @commit_group() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_commit' op cta_group must be 1 or 2, got 5}}
+  tile.gemm_commit barrier %b[%c0] {cta_group = 5 : i64} : !tile.barrier<mma, 1>
+}
+
+// -----
+
+tile.kernel @commit_no_barrier_on_blackwell() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.gemm_commit' op on sm_100a a commit signals a barrier}}
+  tile.gemm_commit
+}
+
+// -----
+
+tile.kernel @commit_barrier_on_hopper() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_commit' op on sm_90a a commit closes a wgmma group and signals no barrier; arrive on the barrier after tile.gemm_wait}}
+  tile.gemm_commit barrier %b[%c0] : !tile.barrier<mma, 1>
+}
+
+// -----
+
+tile.kernel @commit_mask() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_commit' op cta_mask needs cta_group 2}}
+  tile.gemm_commit barrier %b[%c0] cta_mask 3 : !tile.barrier<mma, 1>
+}
+
+// -----
+
+tile.kernel @tmem_load_layout() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.tmem_load' op tensor memory loads into a row_per_thread fragment, got wgmma_acc}}
+  %r = tile.tmem_load %t[%c0] : !tile.tmem<128x256xf32> -> !tile.frag<128x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @tmem_load_type() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.tmem_load' op fragment element type 'i32' differs from tensor memory's 'f32'}}
+  %r = tile.tmem_load %t[%c0] : !tile.tmem<128x256xf32> -> !tile.frag<128x64xi32, row_per_thread>
+}
+
+// -----
+
+tile.kernel @tmem_load_columns() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.tmem_load' op loads a power-of-two number of columns up to 128 that fits tensor memory, got 96}}
+  %r = tile.tmem_load %t[%c0] : !tile.tmem<128x256xf32> -> !tile.frag<128x96xf32, row_per_thread>
+}
+
+// -----
+
+tile.kernel @frag_cast() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.cast' op changes only the element type; got '!tile.frag<64x64xf32, wgmma_acc>' -> '!tile.frag<64x128xbf16, wgmma_acc>'}}
+  %h = tile.frag.cast %z : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x128xbf16, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @frag_rhs() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %x = arith.constant 1 : i32
+  // expected-error @below {{'tile.frag.elementwise' op right operand must be a fragment of type '!tile.frag<64x64xf32, wgmma_acc>' or a scalar of type 'f32', got 'i32'}}
+  %r = tile.frag.elementwise mul %z, %x : !tile.frag<64x64xf32, wgmma_acc>, i32
+}
+
+// -----
+
+tile.kernel @frag_math_type() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
+  %x = arith.constant 1.0 : bf16
+  // expected-error @below {{'tile.frag.elementwise' op epilogue math is done in f32, got 'bf16'}}
+  %r = tile.frag.elementwise add %z, %x : !tile.frag<64x64xbf16, wgmma_acc>, bf16
+}
+
+// -----
+
+tile.kernel @frag_store_type() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %d = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.frag.store' op fragment element type 'f32' differs from the buffer's 'bf16'}}
+  tile.frag.store %z, %d[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @frag_store_rank() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %d = tile.smem_alloc : !tile.smem<64xbf16, none>
+  %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
+  // expected-error @below {{'tile.frag.store' op destination must be a 2-D tile or a stack of them}}
+  tile.frag.store %z, %d[] : !tile.frag<64x64xbf16, wgmma_acc>, !tile.smem<64xbf16, none>
+}
+
+// -----
+
+tile.kernel @frag_store_indices() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %d = tile.smem_alloc : !tile.smem<2x64x64xbf16, swizzle_128b>
+  %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.frag.store' op destination of rank 3 takes 2 indices (the tile, then its first row), got 1}}
+  tile.frag.store %z, %d[%c0] : !tile.frag<64x64xbf16, wgmma_acc>, !tile.smem<2x64x64xbf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @frag_store_columns() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %d = tile.smem_alloc : !tile.smem<64x128xbf16, swizzle_128b>
+  %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.frag.store' op fragment has 64 columns, the tile has 128}}
+  tile.frag.store %z, %d[%c0] : !tile.frag<64x64xbf16, wgmma_acc>, !tile.smem<64x128xbf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @sched_block() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 64 : i32
+  // expected-error @below {{'tile.sched.num_tiles' op block must be two positive sizes [m, n]}}
+  %n = tile.sched.num_tiles %c, %c block [128]
+}
+
+// -----
+
+tile.kernel @sched_group() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 64 : i32
+  // expected-error @below {{'tile.sched.coords' op group must be positive, got 0}}
+  %m, %n = tile.sched.coords %c, %c, %c block [128, 128] group 0
+}
+
+// -----
+
+// Types.
+
+// expected-error @below {{global tensor rank must be 1 to 5, got 6}}
+"test.global"() : () -> !tile.global<1x1x1x1x1x1xbf16>
+
+// -----
+
+// expected-error @below {{global tensor dimensions must be positive, got 0x4}}
+"test.global"() : () -> !tile.global<0x4xbf16>
+
+// -----
+
+// expected-error @below {{unsupported element type 'index' (expected f16, bf16, f32, f64, f8E4M3FN, f8E5M2 or an 8/16/32/64-bit integer)}}
+"test.global"() : () -> !tile.global<4xindex>
+
+// -----
+
+// expected-error @below {{shared-memory dimensions must be static and positive, got ?x64}}
+"test.smem"() : () -> !tile.smem<?x64xbf16, none>
+
+// -----
+
+// expected-error @below {{a swizzled shared-memory buffer needs at least two dimensions, got 64}}
+"test.smem"() : () -> !tile.smem<64xbf16, swizzle_128b>
+
+// -----
+
+// expected-error @below {{innermost dimension of 48 bf16 elements (96 bytes) is not a multiple of the 128-byte swizzle span}}
+"test.smem"() : () -> !tile.smem<64x48xbf16, swizzle_128b>
+
+// -----
+
+// expected-error @below {{a swizzled tile needs a multiple of 8 rows (one swizzle atom), got 12}}
+"test.smem"() : () -> !tile.smem<12x64xbf16, swizzle_128b>
+
+// -----
+
+// expected-error @below {{tensor memory is two-dimensional (lanes x columns), got shape 128}}
+"test.tmem"() : () -> !tile.tmem<128xf32>
+
+// -----
+
+// expected-error @below {{tensor memory has 128 lanes, got 64}}
+"test.tmem"() : () -> !tile.tmem<64x128xf32>
+
+// -----
+
+// expected-error @below {{tensor memory has 1 to 512 columns, got 1024}}
+"test.tmem"() : () -> !tile.tmem<128x1024xf32>
+
+// -----
+
+// expected-error @below {{tensor-memory cells are 32-bit, got 'f16'}}
+"test.tmem"() : () -> !tile.tmem<128x128xf16>
+
+// -----
+
+// expected-error @below {{barrier array depth must be 1 to 64, got 0}}
+"test.barrier"() : () -> !tile.barrier<tma, 0>
+
+// -----
+
+// expected-error @below {{unknown barrier kind 'fence' (expected tma, mma or threads)}}
+"test.barrier"() : () -> !tile.barrier<fence, 1>
+
+// -----
+
+// expected-error @below {{pipeline depth must be 1 to 64, got 65}}
+"test.pipeline"() : () -> !tile.pipeline<65>
+
+// -----
+
+// expected-error @below {{a fragment is two-dimensional, got shape 64}}
+"test.frag"() : () -> !tile.frag<64xf32, wgmma_acc>
+
+// -----
+
+// expected-error @below {{fragment dimensions must be static and positive, got ?x64}}
+"test.frag"() : () -> !tile.frag<?x64xf32, wgmma_acc>
+
+// -----
+
+// expected-error @below {{a wgmma_acc fragment has a multiple of 64 rows, got 32}}
+"test.frag"() : () -> !tile.frag<32x64xf32, wgmma_acc>
+
+// -----
+
+// expected-error @below {{a wgmma_acc fragment has a multiple of 8 columns up to 256, got 260}}
+"test.frag"() : () -> !tile.frag<64x260xf32, wgmma_acc>
+
+// -----
+
+// expected-error @below {{a row_per_thread fragment has 128 rows (one per thread of the warpgroup), got 64}}
+"test.frag"() : () -> !tile.frag<64x64xf32, row_per_thread>
+
+// -----
+
+// expected-error @below {{grid axis must be positive, got 0}}
+"test.axis"() {axis = #tile.grid_axis<0>} : () -> ()
