@@ -20,6 +20,7 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/SMLoc.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,10 +55,20 @@ public:
   Kind getKind() const { return kind; }
   llvm::SMRange getRange() const { return range; }
   llvm::SMLoc getLoc() const { return range.Start; }
+  /// The longest path to a leaf: the parser bounds it, so that walking the
+  /// tree cannot exhaust the stack.
+  unsigned getHeight() const { return height; }
+
+protected:
+  void addChild(const Expr *child) {
+    if (child)
+      height = std::max(height, child->height + 1);
+  }
 
 private:
   Kind kind;
   llvm::SMRange range;
+  unsigned height = 1;
 };
 using ExprPtr = std::unique_ptr<Expr>;
 
@@ -113,7 +124,9 @@ public:
 class UnaryExpr : public Expr {
 public:
   UnaryExpr(llvm::SMRange range, Tok op, ExprPtr operand)
-      : Expr(Kind::Unary, range), op(op), operand(std::move(operand)) {}
+      : Expr(Kind::Unary, range), op(op), operand(std::move(operand)) {
+    addChild(this->operand.get());
+  }
   static bool classof(const Expr *e) { return e->getKind() == Kind::Unary; }
   Tok op; // Minus, Tilde or KwNot
   ExprPtr operand;
@@ -124,7 +137,10 @@ public:
   BinaryExpr(llvm::SMRange range, Tok op, llvm::SMRange opRange, ExprPtr lhs,
              ExprPtr rhs)
       : Expr(Kind::Binary, range), op(op), opRange(opRange),
-        lhs(std::move(lhs)), rhs(std::move(rhs)) {}
+        lhs(std::move(lhs)), rhs(std::move(rhs)) {
+    addChild(this->lhs.get());
+    addChild(this->rhs.get());
+  }
   static bool classof(const Expr *e) { return e->getKind() == Kind::Binary; }
   Tok op;
   llvm::SMRange opRange;
@@ -144,7 +160,13 @@ public:
   CallExpr(llvm::SMRange range, ExprPtr callee, std::vector<ExprPtr> args,
            std::vector<KeywordArg> keywords)
       : Expr(Kind::Call, range), callee(std::move(callee)),
-        args(std::move(args)), keywords(std::move(keywords)) {}
+        args(std::move(args)), keywords(std::move(keywords)) {
+    addChild(this->callee.get());
+    for (const ExprPtr &arg : this->args)
+      addChild(arg.get());
+    for (const KeywordArg &keyword : this->keywords)
+      addChild(keyword.value.get());
+  }
   static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
   ExprPtr callee;
   std::vector<ExprPtr> args;
@@ -156,7 +178,9 @@ public:
   MemberExpr(llvm::SMRange range, ExprPtr base, llvm::StringRef member,
              llvm::SMRange memberRange)
       : Expr(Kind::Member, range), base(std::move(base)), member(member),
-        memberRange(memberRange) {}
+        memberRange(memberRange) {
+    addChild(this->base.get());
+  }
   static bool classof(const Expr *e) { return e->getKind() == Kind::Member; }
   ExprPtr base;
   llvm::StringRef member;
@@ -169,7 +193,11 @@ class IndexExpr : public Expr {
 public:
   IndexExpr(llvm::SMRange range, ExprPtr base, std::vector<ExprPtr> items)
       : Expr(Kind::Index, range), base(std::move(base)),
-        items(std::move(items)) {}
+        items(std::move(items)) {
+    addChild(this->base.get());
+    for (const ExprPtr &item : this->items)
+      addChild(item.get());
+  }
   static bool classof(const Expr *e) { return e->getKind() == Kind::Index; }
   ExprPtr base;
   std::vector<ExprPtr> items;
@@ -180,7 +208,10 @@ class SliceExpr : public Expr {
 public:
   SliceExpr(llvm::SMRange range, ExprPtr start, ExprPtr stop)
       : Expr(Kind::Slice, range), start(std::move(start)),
-        stop(std::move(stop)) {}
+        stop(std::move(stop)) {
+    addChild(this->start.get());
+    addChild(this->stop.get());
+  }
   static bool classof(const Expr *e) { return e->getKind() == Kind::Slice; }
   ExprPtr start, stop;
 };
@@ -189,7 +220,10 @@ public:
 class TupleExpr : public Expr {
 public:
   TupleExpr(llvm::SMRange range, std::vector<ExprPtr> elements)
-      : Expr(Kind::Tuple, range), elements(std::move(elements)) {}
+      : Expr(Kind::Tuple, range), elements(std::move(elements)) {
+    for (const ExprPtr &e : this->elements)
+      addChild(e.get());
+  }
   static bool classof(const Expr *e) { return e->getKind() == Kind::Tuple; }
   std::vector<ExprPtr> elements;
 };
@@ -198,7 +232,10 @@ public:
 class ListExpr : public Expr {
 public:
   ListExpr(llvm::SMRange range, std::vector<ExprPtr> elements)
-      : Expr(Kind::List, range), elements(std::move(elements)) {}
+      : Expr(Kind::List, range), elements(std::move(elements)) {
+    for (const ExprPtr &e : this->elements)
+      addChild(e.get());
+  }
   static bool classof(const Expr *e) { return e->getKind() == Kind::List; }
   std::vector<ExprPtr> elements;
 };
@@ -387,6 +424,8 @@ public:
   llvm::SMRange nameRange;
   std::vector<Clause> clauses;
   Body body;
+  /// The header had a syntax error: clauses may be missing.
+  bool headerError = false;
 };
 
 /// `single_thread warp|warpgroup|cta { body }`.
@@ -424,6 +463,8 @@ struct KernelDecl {
   std::vector<KernelArg> args;
   std::vector<Clause> clauses;
   Body body;
+  /// The header had a syntax error: clauses may be missing.
+  bool headerError = false;
 };
 
 /// A file: params, consts and asserts at the top level, then kernels. The

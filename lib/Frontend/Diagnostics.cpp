@@ -8,11 +8,33 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace tilec::frontend;
 
 DiagnosticEngine::DiagnosticEngine(llvm::SourceMgr &sourceMgr,
                                    llvm::raw_ostream &os, unsigned errorLimit)
     : sourceMgr(sourceMgr), os(os), errorLimit(errorLimit) {}
+
+DiagnosticEngine::~DiagnosticEngine() { flush(); }
+
+void DiagnosticEngine::flush() {
+  std::stable_sort(
+      groups.begin(), groups.end(),
+      [](const Group &a, const Group &b) { return a.key < b.key; });
+  for (const Group &group : groups)
+    os << group.text;
+  groups.clear();
+  os.flush();
+}
+
+std::string &DiagnosticEngine::startGroup(llvm::SMLoc loc) {
+  // Diagnostics without a place (command-line options) come first.
+  uintptr_t key =
+      loc.isValid() ? reinterpret_cast<uintptr_t>(loc.getPointer()) : 0;
+  groups.push_back({key, std::string()});
+  return groups.back().text;
+}
 
 bool DiagnosticEngine::countError() {
   ++numErrors;
@@ -21,9 +43,12 @@ bool DiagnosticEngine::countError() {
     return true;
   }
   lastSuppressed = true;
-  if (numErrors == errorLimit + 1)
+  if (numErrors == errorLimit + 1) {
     printWithoutLocation(llvm::SourceMgr::DK_Error,
                          "too many errors emitted, stopping now");
+    groups.back().key = UINTPTR_MAX; // after all the others
+    lastSuppressed = true;
+  }
   return false;
 }
 
@@ -36,7 +61,12 @@ void DiagnosticEngine::print(llvm::SMRange range,
   // line gets just the caret.
   if (range.isValid() && range.Start != range.End)
     ranges.push_back(range);
-  sourceMgr.PrintMessage(os, range.Start, kind, message, ranges, fixIts);
+  std::string &text = kind == llvm::SourceMgr::DK_Note && !groups.empty()
+                          ? groups.back().text
+                          : startGroup(range.Start);
+  llvm::raw_string_ostream stream(text);
+  sourceMgr.PrintMessage(stream, range.Start, kind, message, ranges, fixIts,
+                         os.has_colors());
 }
 
 void DiagnosticEngine::error(llvm::SMRange range, const llvm::Twine &message) {
@@ -60,8 +90,12 @@ void DiagnosticEngine::printWithoutLocation(llvm::SourceMgr::DiagKind kind,
   unsigned mainID = sourceMgr.getMainFileID();
   if (mainID != 0 && mainID <= sourceMgr.getNumBuffers())
     file = sourceMgr.getMemoryBuffer(mainID)->getBufferIdentifier();
+  std::string &text = kind == llvm::SourceMgr::DK_Note && !groups.empty()
+                          ? groups.back().text
+                          : startGroup(llvm::SMLoc());
+  llvm::raw_string_ostream stream(text);
   llvm::SMDiagnostic(file, kind, message.str())
-      .print(nullptr, os, os.has_colors());
+      .print(nullptr, stream, os.has_colors());
 }
 
 void DiagnosticEngine::error(const llvm::Twine &message) {
@@ -89,8 +123,11 @@ void DiagnosticEngine::note(const llvm::Twine &message) {
 llvm::StringRef
 tilec::frontend::closestName(llvm::StringRef name,
                              llvm::ArrayRef<llvm::StringRef> candidates) {
-  // Allow about one edit in three characters, at least one.
-  unsigned best = std::max<unsigned>(1, name.size() / 3) + 1;
+  // Allow one edit in a short name, two (a transposition) from four
+  // characters on, and about one in three characters in a long one.
+  unsigned allowed =
+      name.size() < 4 ? 1 : std::max<unsigned>(2, name.size() / 3);
+  unsigned best = allowed + 1;
   llvm::StringRef bestName;
   for (llvm::StringRef candidate : candidates) {
     if (candidate == name || candidate.empty())

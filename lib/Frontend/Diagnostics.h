@@ -26,7 +26,9 @@
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tilec::frontend {
 
@@ -34,6 +36,13 @@ class DiagnosticEngine {
 public:
   DiagnosticEngine(llvm::SourceMgr &sourceMgr, llvm::raw_ostream &os,
                    unsigned errorLimit);
+  /// Prints what is left.
+  ~DiagnosticEngine();
+
+  /// Prints the diagnostics collected so far in source order (each with its
+  /// notes): the parser and the emitter find errors in different passes, but
+  /// the user reads them top to bottom.
+  void flush();
 
   /// An error with a caret at the start of `range` and `~` under the rest.
   void error(llvm::SMRange range, const llvm::Twine &message);
@@ -65,6 +74,14 @@ private:
              const llvm::Twine &message,
              llvm::ArrayRef<llvm::SMFixIt> fixIts = {});
 
+  /// Starts the text of a diagnostic at `loc` (and of its notes).
+  std::string &startGroup(llvm::SMLoc loc);
+
+  struct Group {
+    uintptr_t key;
+    std::string text;
+  };
+  std::vector<Group> groups;
   llvm::SourceMgr &sourceMgr;
   llvm::raw_ostream &os;
   unsigned errorLimit;

@@ -60,6 +60,13 @@ static const llvm::StringRef kCallableNames[] = {
     "min",        "max",        "sizeof",      "range",     "unroll",
     "tiles"};
 
+/// "an f32", "a bf16".
+static std::string withArticle(llvm::StringRef name) {
+  bool vowelSound =
+      name.starts_with("f") || name.starts_with("e") || name.starts_with("i");
+  return (vowelSound ? "an " : "a ") + name.str();
+}
+
 /// The text of `range` in the source.
 static llvm::StringRef textOf(llvm::SMRange range) {
   return llvm::StringRef(range.Start.getPointer(),
@@ -341,9 +348,10 @@ bool Emitter::smemTileIndices(const BufferRef &ref, bool withRow,
   }
   size_t lead = rank - 2;
   if (ref.items.size() > rank) {
-    error(ref.items[rank].range, "'" + name + "' has rank " +
-                                     llvm::Twine(rank) + " (shape " +
-                                     shapeText(shape) + ")");
+    error(ref.items[rank].range,
+          "'" + name + "' has rank " + llvm::Twine(rank) + " (shape " +
+              shapeText(shape) + "), but " + llvm::Twine(ref.items.size()) +
+              " indices are given");
     return false;
   }
   if (ref.items.size() < lead) {
@@ -845,8 +853,12 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
             "zeros(...) instead of passing accumulate");
       return Val::error();
     }
+    // `a[s, row : row + 64]` names the rows of A; `a[s]` starts at row 0.
     int64_t m = fragType.getShape()[0];
-    if (aRows && *aRows != m) {
+    size_t rowItem = aType.getRank() - 2;
+    bool rowsWritten = a->items.size() > rowItem &&
+                       a->items[rowItem].kind == IndexItem::Kind::Range;
+    if (rowsWritten && aRows && *aRows != m) {
       error(a->items.size() > aType.getRank() - 2
                 ? a->items[aType.getRank() - 2].range
                 : a->getRange(),
@@ -991,7 +1003,8 @@ Val Emitter::emitStore(const CallExpr &call) {
   auto smem = cast<tile::SmemType>(dst->base.type);
   if (frag.getElementType() != smem.getElementType()) {
     error(call.callee->getRange(),
-          "store of a " + tile::getElementTypeName(frag.getElementType()) +
+          "store writes " +
+              withArticle(tile::getElementTypeName(frag.getElementType())) +
               " fragment into " +
               tile::getElementTypeName(smem.getElementType()) + " buffer '" +
               dst->name() + "'; cast it first with cast(x, " +
@@ -1174,8 +1187,10 @@ Val Emitter::emitCast(const CallExpr &call) {
     if (from.isSignlessInteger() && toInt)
       return Val::of(arith::TruncIOp::create(builder, l, to, value.value));
   }
-  error(call.getRange(),
-        "cannot cast " + describeVal(value) + " to " + describeType(to));
+  error(call.getRange(), "cannot cast " + describeVal(value) + " to " +
+                             describeType(to) +
+                             " (a scalar converts between i32, i64 and f32; "
+                             "a fragment to any element type)");
   return Val::error();
 }
 
@@ -1380,6 +1395,13 @@ Val Emitter::emitMethod(const CallExpr &call, const MemberExpr &callee,
   if (base.getValueType<tile::PipelineType>()) {
     if (method == "advance")
       return checkStatement(true) ? emitAdvance(call, callee) : Val::error();
+    if (method == "wait" || method == "arrive") {
+      error(callee.memberRange, "a pipeline state is not a barrier: " + method +
+                                    " on a barrier with it, as in 'full." +
+                                    method + "(" +
+                                    textOf(callee.base->getRange()) + ")'");
+      return Val::error();
+    }
     if (method == "stage" || method == "phase") {
       error(call.getRange(), method + " is not a method: write '" +
                                  textOf(callee.getRange()) + "'");

@@ -18,6 +18,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <cstdio>
 
 using namespace tilec::frontend;
 using namespace mlir;
@@ -95,10 +96,12 @@ std::string Emitter::describeVal(const Val &val) {
   case Val::Kind::Int:
     return "the integer " + std::to_string(val.intValue);
   case Val::Kind::Float: {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "the number " << val.floatValue;
-    return text;
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", val.floatValue);
+    std::string number = text;
+    if (number.find_first_of(".eni") == std::string::npos)
+      number += ".0";
+    return "the number " + number;
   }
   case Val::Kind::Bool:
     return val.intValue ? "true" : "false";
@@ -321,7 +324,7 @@ Val Emitter::evalName(const NameExpr &expr) {
                 (symbol->kind == Symbol::Kind::Dim
                      ? "a runtime dimension of " + symbol->argName.str()
                      : std::string("a kernel argument")) +
-                ", not known when the kernel is launched; a constant is "
+                ": it is known only when the kernel runs, and a constant is "
                 "needed here");
       return Val::error();
     }
@@ -617,8 +620,10 @@ Val Emitter::binaryOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
                 (side->isFloat() && type.isF32()) ||
                 (side->isBool() && type.isInteger(1));
     if (!fits) {
-      error(opRange, describe(op) + " mixes " + describeType(type) + " and " +
-                         describeVal(*side));
+      error(opRange,
+            describe(op) + " mixes " + describeType(type) + " and " +
+                describeVal(*side) +
+                (side->isFloat() ? "; convert with cast(x, f32)" : ""));
       return Val::error();
     }
   }
@@ -884,7 +889,11 @@ Val Emitter::evalMember(const MemberExpr &expr) {
           builder, l, builder.getI32Type(), base.value));
     if (expr.member == "advance") {
       error(expr.memberRange,
-            "advance is a method: call it, as in 'ps.advance()'");
+            "advance is a method: call it, as in '" +
+                llvm::StringRef(expr.getRange().Start.getPointer(),
+                                expr.getRange().End.getPointer() -
+                                    expr.getRange().Start.getPointer()) +
+                "()'");
       return Val::error();
     }
     error(expr.memberRange, "a pipeline state has no member '" + expr.member +

@@ -43,15 +43,26 @@ Location Emitter::namedLoc(llvm::StringRef name, Location l) {
   return NameLoc::get(builder.getStringAttr(name), l);
 }
 
-void tilec::frontend::noteParam(DiagnosticEngine &diag, const Symbol &param) {
+ParamNote tilec::frontend::makeParamNote(const Symbol &param) {
   std::string value =
       param.val.isInt() ? std::to_string(param.val.intValue) : std::string("?");
   if (param.overridden)
-    diag.note(param.defRange, param.name + " is " + value +
-                                  ", set on the command line with -D " +
-                                  param.name + "=" + value);
-  else
-    diag.note(param.defRange, param.name + " is " + value);
+    return {param.defRange, param.name.str() + " is " + value +
+                                ", set on the command line with -D " +
+                                param.name.str() + "=" + value};
+  // A const computed from -D params says which.
+  std::string from;
+  for (const Symbol *source : param.overriddenParams) {
+    from += from.empty() ? ", computed from " : " and ";
+    from +=
+        "-D " + source->name.str() + "=" + std::to_string(source->val.intValue);
+  }
+  return {param.defRange, param.name.str() + " is " + value + from};
+}
+
+void tilec::frontend::noteParam(DiagnosticEngine &diag, const Symbol &param) {
+  ParamNote note = makeParamNote(param);
+  diag.note(note.range, note.message);
 }
 
 //===----------------------------------------------------------------------===//
@@ -69,13 +80,20 @@ Symbol *Emitter::lookup(llvm::StringRef name) {
 
 Symbol *Emitter::declare(Symbol::Kind kind, llvm::StringRef name,
                          llvm::SMRange defRange, Val val) {
+  Symbol &symbol = symbols.emplace_back();
+  symbol.kind = kind;
+  symbol.name = name;
+  symbol.defRange = defRange;
+  symbol.val = val;
+  symbol.regionLevel = regionLevel;
   auto &scope = scopes.back();
   auto found = scope.find(name);
   if (found != scope.end()) {
     error(defRange, "'" + name + "' is already defined");
     note(found->second->defRange, "'" + name + "' was defined here");
-    // Keep the first definition; the second one's uses see it.
-    return found->second;
+    // Keep the first definition for later uses; the second one's symbol is
+    // one that no name refers to.
+    return &symbol;
   }
   // A name from the top of the file stays what it is: a param shadowed by a
   // local would no longer follow -D.
@@ -90,12 +108,6 @@ Symbol *Emitter::declare(Symbol::Kind kind, llvm::StringRef name,
       note(outer->second->defRange, "'" + name + "' was defined here");
     }
   }
-  Symbol &symbol = symbols.emplace_back();
-  symbol.kind = kind;
-  symbol.name = name;
-  symbol.defRange = defRange;
-  symbol.val = val;
-  symbol.regionLevel = regionLevel;
   scope[name] = &symbol;
   return &symbol;
 }
@@ -283,8 +295,6 @@ void Emitter::emitTopLevelParam(const ParamStmt &stmt) {
   Symbol *symbol =
       declare(stmt.isParam ? Symbol::Kind::Param : Symbol::Kind::Const,
               stmt.name, stmt.nameRange, value);
-  if (symbol->defRange.Start != stmt.nameRange.Start)
-    return; // a redefinition, reported
   symbol->overridden = overridden;
   if (overridden)
     symbol->overriddenParams.push_back(symbol);
@@ -412,12 +422,20 @@ void Emitter::emitKernel(const KernelDecl &kernel) {
       if (scalar && (scalar.isSignlessInteger(32) ||
                      scalar.isSignlessInteger(64) || scalar.isF32())) {
         type = scalar;
+      } else if (llvm::isa<IndexExpr>(arg.type.get())) {
+        std::string text(arg.type->getRange().Start.getPointer(),
+                         arg.type->getRange().End.getPointer());
+        error(arg.type->getRange(),
+              "a tensor argument lives in global memory: write '" + arg.name +
+                  ": global " + text + "'");
       } else if (!llvm::isa<ErrorExpr>(arg.type.get())) {
         std::string hint =
             name ? didYouMean(name->name, kScalarArgTypes) : std::string();
         error(arg.type->getRange(),
               "a kernel argument is a global tensor ('global f16[M, K]') or a "
-              "scalar (i32, i64, f32)" +
+              "scalar (i32, i64 or f32)" +
+                  (scalar ? ", got " + Emitter::describeType(scalar)
+                          : std::string()) +
                   hint);
       }
     }
@@ -582,7 +600,7 @@ void Emitter::emitKernelClauses(const KernelDecl &kernel,
   } else {
     target = clauseTarget.empty() ? "sm_90a" : clauseTarget;
   }
-  if (!haveGrid)
+  if (!haveGrid && !kernel.headerError)
     error(kernel.nameRange,
           "kernel '" + kernel.name +
               "' needs a grid: 'grid persistent' (one CTA per SM, looping "
@@ -590,6 +608,10 @@ void Emitter::emitKernelClauses(const KernelDecl &kernel,
 }
 
 Attribute Emitter::emitGridAxis(const Expr &axis) {
+  // A runtime dimension N alone: one CTA per element, ceildiv(N, 1).
+  if (auto *name = llvm::dyn_cast<NameExpr>(&axis))
+    if (Symbol *dim = lookup(name->name); dim && dim->kind == Symbol::Kind::Dim)
+      return tile::GridAxisAttr::get(&context, dim->argIndex, dim->dimIndex, 1);
   // ceildiv(N, BLK_N) over a runtime dimension N.
   if (auto *call = llvm::dyn_cast<CallExpr>(&axis)) {
     auto *callee = llvm::dyn_cast<NameExpr>(call->callee.get());
@@ -694,8 +716,12 @@ void Emitter::emitStmt(const Stmt &stmt) {
   default:
     break;
   }
-  if (!params.empty())
-    paramNotes[stmt.getLoc().getPointer()] = params;
+  if (!params.empty()) {
+    auto &notes = paramNotes[stmt.getLoc().getPointer()];
+    notes.clear();
+    for (const Symbol *param : params)
+      notes.push_back(makeParamNote(*param));
+  }
 
   switch (stmt.getKind()) {
   case Stmt::Kind::Param: {
@@ -876,8 +902,6 @@ static const Expr *findClause(Emitter &emitter, const DeclStmt &stmt,
   }
   return found;
 }
-
-static const llvm::StringRef kSwizzleNames[] = {"none", "32B", "64B", "128B"};
 
 void Emitter::emitSmem(const DeclStmt &stmt) {
   Symbol *symbol =
@@ -1708,7 +1732,11 @@ void Emitter::emitRole(const RoleStmt &stmt) {
         keyword == "one" || keyword == "all" ? "threads" : keyword;
     auto [it, inserted] = seen.try_emplace(slot, clause.getRange());
     if (!inserted) {
-      error(clause.getRange(), "the role's " + slot + " are given twice");
+      llvm::StringRef what = slot == "warpgroup" ? "warpgroups are"
+                             : slot == "warp"    ? "warps are"
+                             : slot == "regs"    ? "register budget is"
+                                                 : "threads are";
+      error(clause.getRange(), "the role's " + what + " given twice");
       note(it->second, "first given here");
       ok = false;
       continue;

@@ -39,10 +39,17 @@
 
 namespace tilec::frontend {
 
-/// For each statement (by the address of its first character): the -D
-/// params whose values it uses, as notes for verifier errors reported there.
+/// A note with the value of a param ("BLK_N is 96, set on the command line
+/// with -D BLK_N=96") at its declaration.
+struct ParamNote {
+  llvm::SMRange range;
+  std::string message;
+};
+
+/// For each statement (by the address of its first character): notes for
+/// the -D params whose values it uses, for verifier errors reported there.
 using ParamNoteMap =
-    llvm::DenseMap<const char *, llvm::SmallVector<const struct Symbol *, 2>>;
+    llvm::DenseMap<const char *, llvm::SmallVector<ParamNote, 2>>;
 
 /// Builds the tile dialect for `module`. Returns null when an error was
 /// reported (the module is not verified here).
@@ -54,9 +61,10 @@ emitModule(const Module &module, mlir::MLIRContext &context,
 /// `[4, 128, 64]` (`?` for a dynamic dimension).
 std::string shapeText(llvm::ArrayRef<int64_t> shape);
 
-/// Notes that say where a -D param's value came from ("BLK_N is 96 here, set
-/// with -D BLK_N=96").
-void noteParam(DiagnosticEngine &diag, const Symbol &param);
+/// The note that says what a param or const is and where its value came
+/// from.
+ParamNote makeParamNote(const struct Symbol &param);
+void noteParam(DiagnosticEngine &diag, const struct Symbol &param);
 
 //===----------------------------------------------------------------------===//
 // Internals shared by the emitter's source files

@@ -80,8 +80,8 @@ private:
     auto it = paramNotes.find(loc.getPointer());
     if (it == paramNotes.end())
       return;
-    for (const Symbol *param : it->second)
-      noteParam(diag, *param);
+    for (const ParamNote &note : it->second)
+      diag.note(note.range, note.message);
   }
 
   DiagnosticEngine &diag;

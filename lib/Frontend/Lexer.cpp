@@ -150,6 +150,7 @@ public:
       : buffer(buffer), diag(diag), pos(buffer.begin()) {}
 
   std::vector<Token> run();
+  const std::vector<const char *> &getBadLines() const { return badLines; }
 
 private:
   void push(Tok kind, const char *start) {
@@ -184,9 +185,39 @@ private:
     if (!brackets.empty() && brackets.back() == open)
       brackets.pop_back();
   }
+  /// Whether the line at `p` starts with a keyword that only begins a
+  /// statement (`let`, `for`, ...), never an expression.
+  bool startsStatement(const char *p) const {
+    const char *end = buffer.end();
+    // Skip blank lines and comment lines.
+    while (true) {
+      while (p != end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        ++p;
+      if (p != end && *p == '#')
+        while (p != end && *p != '\n')
+          ++p;
+      if (p == end || *p != '\n')
+        break;
+      ++p;
+    }
+    const char *word = p;
+    while (p != end && isIdentChar(*p))
+      ++p;
+    Tok kind = keywordKind(llvm::StringRef(word, p - word));
+    return kind == Tok::KwLet || kind == Tok::KwParam || kind == Tok::KwConst ||
+           kind == Tok::KwFor || kind == Tok::KwWhile || kind == Tok::KwIf ||
+           kind == Tok::KwElse || kind == Tok::KwRole ||
+           kind == Tok::KwSingleThread || kind == Tok::KwAssert ||
+           kind == Tok::KwKernel;
+  }
   void lexNumber(const char *start);
   void lexString(const char *start);
   void badCharacter(const char *start);
+  void lexError(const char *start, const char *end,
+                const llvm::Twine &message) {
+    badLines.push_back(lineStart(buffer, start));
+    diag.error(rangeOf(start, end), message);
+  }
   llvm::SMRange rangeOf(const char *start, const char *end) {
     return {llvm::SMLoc::getFromPointer(start),
             llvm::SMLoc::getFromPointer(end)};
@@ -197,6 +228,7 @@ private:
   const char *pos;
   std::vector<Token> tokens;
   std::vector<char> brackets;
+  std::vector<const char *> badLines;
 };
 } // namespace
 
@@ -208,18 +240,19 @@ void Lexer::badCharacter(const char *start) {
   pos = end;
   char c = *start;
   if (c == '!')
-    diag.error(rangeOf(start, end), "unexpected '!'; write 'not' for "
-                                    "negation and '!=' for inequality");
+    lexError(start, end,
+             "unexpected '!'; write 'not' for "
+             "negation and '!=' for inequality");
   else if (c == '&' || c == '|')
-    diag.error(rangeOf(start, end), "unexpected character");
+    lexError(start, end, "unexpected character");
   else if (static_cast<unsigned char>(c) >= 0x20 &&
            static_cast<unsigned char>(c) < 0x7f)
-    diag.error(rangeOf(start, end),
-               llvm::Twine("unexpected character '") + llvm::Twine(c) + "'");
+    lexError(start, end,
+             llvm::Twine("unexpected character '") + llvm::Twine(c) + "'");
   else
-    diag.error(rangeOf(start, end),
-               "unexpected character (byte 0x" +
-                   llvm::utohexstr(static_cast<unsigned char>(c)) + ")");
+    lexError(start, end,
+             "unexpected character (byte 0x" +
+                 llvm::utohexstr(static_cast<unsigned char>(c)) + ")");
 }
 
 void Lexer::lexNumber(const char *start) {
@@ -270,8 +303,8 @@ void Lexer::lexNumber(const char *start) {
   if (isFloat) {
     token.kind = Tok::Float;
     if (!token.suffix.empty())
-      diag.error(rangeOf(digitsEnd, pos),
-                 "unexpected '" + token.suffix + "' after a number");
+      lexError(digitsEnd, pos,
+               "unexpected '" + token.suffix + "' after a number");
     std::string text = digits.str();
     token.floatValue = std::strtod(text.c_str(), nullptr);
   } else {
@@ -280,8 +313,8 @@ void Lexer::lexNumber(const char *start) {
     llvm::StringRef body = radix == 10 ? digits : digits.drop_front(2);
     if (body.getAsInteger(radix, value) ||
         value > static_cast<uint64_t>(INT64_MAX)) {
-      diag.error(rangeOf(start, digitsEnd),
-                 "integer literal '" + digits + "' does not fit in 64 bits");
+      lexError(start, digitsEnd,
+               "integer literal '" + digits + "' does not fit in 64 bits");
       value = 0;
     }
     token.intValue = static_cast<int64_t>(value);
@@ -295,7 +328,7 @@ void Lexer::lexString(const char *start) {
   ++pos;
   while (true) {
     if (pos == end || *pos == '\n' || *pos == '\r') {
-      diag.error(rangeOf(start, start + 1), "unterminated string");
+      lexError(start, start + 1, "unterminated string");
       break;
     }
     char c = *pos++;
@@ -320,8 +353,8 @@ void Lexer::lexString(const char *start) {
       value.push_back(escaped);
       break;
     default:
-      diag.error(rangeOf(pos - 2, pos),
-                 "unknown escape in a string (use \\n, \\t, \\\\ or \\\")");
+      lexError(pos - 2, pos,
+               "unknown escape in a string (use \\n, \\t, \\\\ or \\\")");
       break;
     }
   }
@@ -338,6 +371,11 @@ std::vector<Token> Lexer::run() {
     const char *start = pos;
     char c = *pos;
     if (c == '\n') {
+      // A parenthesis left open does not swallow the next statement: a line
+      // that starts with a statement keyword ends it.
+      if (!newlinesSignificant() && startsStatement(pos + 1))
+        while (!brackets.empty() && brackets.back() != '{')
+          brackets.pop_back();
       pushNewline(pos);
       ++pos;
       continue;
@@ -498,7 +536,18 @@ std::vector<Token> Lexer::run() {
   return std::move(tokens);
 }
 
+const char *tilec::frontend::lineStart(llvm::StringRef buffer, const char *p) {
+  while (p != buffer.begin() && p[-1] != '\n')
+    --p;
+  return p;
+}
+
 std::vector<Token> tilec::frontend::lex(llvm::StringRef buffer,
-                                        DiagnosticEngine &diag) {
-  return Lexer(buffer, diag).run();
+                                        DiagnosticEngine &diag,
+                                        std::vector<const char *> *badLines) {
+  Lexer lexer(buffer, diag);
+  std::vector<Token> tokens = lexer.run();
+  if (badLines)
+    *badLines = lexer.getBadLines();
+  return tokens;
 }

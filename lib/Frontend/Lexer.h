@@ -117,7 +117,13 @@ struct Token {
 /// Splits `buffer` into tokens, reporting bad characters, unterminated
 /// strings and literals that do not fit in 64 bits. The result always ends
 /// with a Newline and an Eof token.
-std::vector<Token> lex(llvm::StringRef buffer, DiagnosticEngine &diag);
+/// `badLines` receives the start of every line with a lexical error: the
+/// parser does not add syntax errors there (they would only repeat it).
+std::vector<Token> lex(llvm::StringRef buffer, DiagnosticEngine &diag,
+                       std::vector<const char *> *badLines = nullptr);
+
+/// The first character of the line that holds `p`.
+const char *lineStart(llvm::StringRef buffer, const char *p);
 
 /// The keywords, for "did you mean" on statements.
 llvm::ArrayRef<llvm::StringRef> getStatementKeywords();

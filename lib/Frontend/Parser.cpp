@@ -61,8 +61,10 @@ constexpr int kMaxPrecedence = 10;
 
 class Parser {
 public:
-  Parser(std::vector<Token> tokens, DiagnosticEngine &diag)
-      : tokens(std::move(tokens)), diag(diag) {}
+  Parser(llvm::StringRef buffer, DiagnosticEngine &diag)
+      : buffer(buffer), diag(diag) {
+    tokens = lex(buffer, diag, &badLines);
+  }
 
   Module parseModule();
 
@@ -117,9 +119,14 @@ private:
 
   /// Reports the first syntax error of a statement.
   void syntaxError(llvm::SMRange range, const llvm::Twine &message) {
-    if (!needRecovery)
+    if (!needRecovery && !onBadLine(range.Start))
       diag.error(range, message);
     needRecovery = true;
+  }
+  bool onBadLine(llvm::SMLoc loc) const {
+    if (badLines.empty() || !loc.isValid())
+      return false;
+    return llvm::is_contained(badLines, lineStart(buffer, loc.getPointer()));
   }
   void expected(const llvm::Twine &what) {
     syntaxError(tok().getRange(),
@@ -160,6 +167,7 @@ private:
       consume();
     }
     needRecovery = false;
+    depthReported = false;
   }
   /// After a statement: a newline, ';', or the '}' of the block.
   void expectStatementEnd() {
@@ -196,6 +204,46 @@ private:
     bool ok;
   };
 
+  /// The column of the first character of the line that holds `p`.
+  size_t indentation(const char *p) const {
+    const char *start = lineStart(buffer, p);
+    const char *first = start;
+    while (first != buffer.end() && (*first == ' ' || *first == '\t'))
+      ++first;
+    return first - start;
+  }
+
+  static bool canStartExpression(const Token &t) {
+    switch (t.kind) {
+    case Tok::Int:
+    case Tok::Float:
+    case Tok::String:
+    case Tok::Ident:
+    case Tok::KwTrue:
+    case Tok::KwFalse:
+    case Tok::KwNot:
+    case Tok::LParen:
+    case Tok::LBracket:
+    case Tok::Minus:
+    case Tok::Plus:
+    case Tok::Tilde:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  /// False (after one report) when `expr` is too tall.
+  bool checkHeight(const Expr &expr) {
+    if (expr.getHeight() <= kMaxExpressionHeight)
+      return true;
+    syntaxError(expr.getRange(),
+                "this expression is too long (more than " +
+                    llvm::Twine(kMaxExpressionHeight) +
+                    " operators deep); split it into several lets or consts");
+    return false;
+  }
+
   ExprPtr errorExpr() { return std::make_unique<ErrorExpr>(tok().getRange()); }
 
   //===--------------------------------------------------------------------===//
@@ -231,12 +279,17 @@ private:
   ExprPtr parseIndexItem();
   std::vector<ExprPtr> parseExprList(Tok closing, const Token &open);
 
+  llvm::StringRef buffer;
   std::vector<Token> tokens;
+  std::vector<const char *> badLines;
   size_t pos = 0;
   DiagnosticEngine &diag;
   llvm::SMLoc prevEnd;
   unsigned depth = 0;
   bool depthReported = false;
+  bool eofReported = false;
+  /// The indentation of the statement being parsed.
+  size_t statementIndent = 0;
   bool needRecovery = false;
 };
 
@@ -253,6 +306,7 @@ Module Parser::parseModule() {
     if (is(Tok::Eof) || diag.tooManyErrors())
       break;
     TopLevelItem item;
+    statementIndent = indentation(tok().getLoc().getPointer());
     switch (tok().kind) {
     case Tok::KwParam:
     case Tok::KwConst:
@@ -331,6 +385,7 @@ std::unique_ptr<KernelDecl> Parser::parseKernel() {
     accept(Tok::Comma);
   }
   if (needRecovery) {
+    kernel->headerError = true;
     // Resume at the body so that its errors are still reported.
     while (!is(Tok::Eof) && !is(Tok::LBrace))
       consume();
@@ -400,10 +455,14 @@ Body Parser::parseBlock() {
     if (accept(Tok::RBrace))
       break;
     if (is(Tok::Eof)) {
-      bool report = !needRecovery;
-      syntaxError(tok().getRange(), "expected '}' at the end of the file");
-      if (report)
-        diag.note(open.getRange(), "to match this '{'");
+      // Only the innermost open block is reported.
+      if (!eofReported) {
+        bool report = !needRecovery;
+        syntaxError(tok().getRange(), "expected '}' at the end of the file");
+        if (report)
+          diag.note(open.getRange(), "to match this '{'");
+      }
+      eofReported = true;
       break;
     }
     if (diag.tooManyErrors()) {
@@ -424,6 +483,7 @@ Body Parser::parseBlock() {
 //===----------------------------------------------------------------------===//
 
 StmtPtr Parser::parseStatement() {
+  statementIndent = indentation(tok().getLoc().getPointer());
   switch (tok().kind) {
   case Tok::KwParam:
   case Tok::KwConst:
@@ -703,10 +763,12 @@ StmtPtr Parser::parseExprOrAssign() {
                                         name->getRange(), op, opRange,
                                         std::move(value));
   }
-  if (op == Tok::EqEq && llvm::isa<NameExpr>(expr.get())) {
-    // `x == 1` alone is a comparison whose value is dropped: almost surely a
-    // typo for `x = 1`.
-    syntaxError(tok().getRange(), "'==' compares; write '=' to assign");
+  // `x == 1` alone is a comparison whose value is dropped: almost surely a
+  // typo for `x = 1`.
+  if (auto *binary = llvm::dyn_cast<BinaryExpr>(expr.get());
+      binary && binary->op == Tok::EqEq &&
+      llvm::isa<NameExpr>(binary->lhs.get())) {
+    syntaxError(binary->opRange, "'==' compares; write '=' to assign");
     return nullptr;
   }
   return std::make_unique<ExprStmt>(rangeFrom(start), std::move(expr));
@@ -735,13 +797,25 @@ ExprPtr Parser::parseBinary(int level) {
   while (precedence(tok().kind) == level && !needRecovery) {
     Tok op = tok().kind;
     llvm::SMRange opRange = consume().getRange();
-    // A line that ends with a binary operator continues on the next one.
-    while (is(Tok::Newline))
-      consume();
+    // A line that ends with a binary operator continues on the next one,
+    // if that one is indented more than the statement's first line.
+    if (is(Tok::Newline)) {
+      size_t save = pos;
+      while (is(Tok::Newline))
+        consume();
+      if (!canStartExpression(tok()) ||
+          indentation(tok().getLoc().getPointer()) <= statementIndent) {
+        pos = save;
+        syntaxError(opRange, "expected an expression after " + describe(op));
+        return errorExpr();
+      }
+    }
     ExprPtr rhs = parseBinary(level + 1);
     llvm::SMRange range{lhs->getRange().Start, rhs->getRange().End};
     lhs = std::make_unique<BinaryExpr>(range, op, opRange, std::move(lhs),
                                        std::move(rhs));
+    if (!checkHeight(*lhs))
+      return errorExpr();
     if (level == kComparisonPrecedence &&
         precedence(tok().kind) == kComparisonPrecedence) {
       syntaxError(tok().getRange(),
@@ -771,7 +845,7 @@ ExprPtr Parser::parseUnary() {
 
 ExprPtr Parser::parsePostfix() {
   ExprPtr expr = parsePrimary();
-  while (!needRecovery) {
+  while (!needRecovery && checkHeight(*expr)) {
     if (is(Tok::LParen)) {
       expr = parseCall(std::move(expr));
     } else if (is(Tok::LBracket)) {
@@ -930,5 +1004,5 @@ ExprPtr Parser::parseIndex(ExprPtr base) {
 
 Module tilec::frontend::parseModule(llvm::StringRef buffer,
                                     DiagnosticEngine &diag) {
-  return Parser(lex(buffer, diag), diag).parseModule();
+  return Parser(buffer, diag).parseModule();
 }

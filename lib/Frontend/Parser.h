@@ -15,6 +15,9 @@ namespace tilec::frontend {
 /// How deep expressions and blocks may nest; deeper input is reported, not
 /// followed, so that no input can exhaust the stack.
 constexpr unsigned kMaxNestingDepth = 100;
+/// How tall an expression tree may grow (`a + b + ...` grows one level per
+/// operator).
+constexpr unsigned kMaxExpressionHeight = 256;
 
 /// Parses a whole file. Errors are reported to `diag`; the parser recovers at
 /// the next statement, so one run reports several errors. The tree it
