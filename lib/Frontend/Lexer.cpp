@@ -249,6 +249,10 @@ void Lexer::badCharacter(const char *start) {
            static_cast<unsigned char>(c) < 0x7f)
     lexError(start, end,
              llvm::Twine("unexpected character '") + llvm::Twine(c) + "'");
+  else if (static_cast<unsigned char>(c) >= 0x80)
+    lexError(start, end,
+             "unexpected character '" + llvm::StringRef(start, end - start) +
+                 "' (outside comments and strings a spec is ASCII)");
   else
     lexError(start, end,
              "unexpected character (byte 0x" +
