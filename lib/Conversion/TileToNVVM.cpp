@@ -108,49 +108,6 @@ Value tileOffset(OpBuilder &b, Location loc, SmemType type,
   return offset;
 }
 
-/// Applies a CUTLASS Swizzle<B,4,3> to a byte offset inside one column block
-/// (rows of `span` bytes): bits [7, 7+B) are XORed into bits [4, 4+B).
-Value swizzleOffset(OpBuilder &b, Location loc, Value offset, int64_t span) {
-  if (span == 0)
-    return offset;
-  int64_t bits = span == 128 ? 3 : span == 64 ? 2 : 1;
-  Value high = arith::ShRUIOp::create(b, loc, offset, i32Const(b, loc, 7));
-  Value masked =
-      arith::AndIOp::create(b, loc, high, i32Const(b, loc, (1 << bits) - 1));
-  Value shifted = arith::ShLIOp::create(b, loc, masked, i32Const(b, loc, 4));
-  return arith::XOrIOp::create(b, loc, offset, shifted);
-}
-
-/// One side-effecting empty asm that ties every element of `fragment` (an
-/// LLVM struct of scalars, or one scalar) to itself, so that neither LLVM nor
-/// ptxas moves their uses above the preceding wait (CUTLASS's
-/// warpgroup_fence_operand, for a whole fragment at once). Returns a value of
-/// the same type.
-Value fenceRegisters(OpBuilder &b, Location loc, Value fragment) {
-  auto structType = dyn_cast<LLVM::LLVMStructType>(fragment.getType());
-  SmallVector<Value> values;
-  if (structType) {
-    for (unsigned i = 0, e = structType.getBody().size(); i < e; ++i)
-      values.push_back(LLVM::ExtractValueOp::create(b, loc, fragment, i));
-  } else {
-    values.push_back(fragment);
-  }
-  std::string constraints;
-  for (Value v : values) {
-    Type type = v.getType();
-    constraints += type.isF32()                    ? "=f,"
-                   : type.isF16() || type.isBF16() ? "=h,"
-                                                   : "=r,";
-  }
-  for (size_t i = 0; i < values.size(); ++i)
-    constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, fragment.getType(), ValueRange(values), "", constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-  return asmOp.getResult(0);
-}
-
 /// Elements of a converted fragment.
 SmallVector<Value> unpackStruct(OpBuilder &b, Location loc, Value s) {
   auto type = cast<LLVM::LLVMStructType>(s.getType());
@@ -165,6 +122,58 @@ Value packStruct(OpBuilder &b, Location loc, Type type, ValueRange values) {
   for (auto [i, v] : llvm::enumerate(values))
     s = LLVM::InsertValueOp::create(b, loc, s, v, i);
   return s;
+}
+
+/// A struct of `types` for the inline asm / wgmma operands.
+LLVM::LLVMStructType structOf(MLIRContext *ctx, TypeRange types) {
+  return LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(types));
+}
+
+/// One side-effecting empty asm that ties every value to itself, so that
+/// neither LLVM nor ptxas moves their uses above the preceding wait (CUTLASS's
+/// warpgroup_fence_operand, for a whole fragment at once).
+SmallVector<Value> fenceRegisters(OpBuilder &b, Location loc,
+                                  ValueRange values) {
+  std::string constraints;
+  for (Value v : values) {
+    Type type = v.getType();
+    constraints += type.isF32()                    ? "=f,"
+                   : type.isF16() || type.isBF16() ? "=h,"
+                                                   : "=r,";
+  }
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
+  Type resultType = values.size() == 1
+                        ? values[0].getType()
+                        : Type(structOf(b.getContext(), values.getTypes()));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType, values, "", constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  if (values.size() == 1)
+    return {asmOp.getResult(0)};
+  return unpackStruct(b, loc, asmOp.getResult(0));
+}
+
+/// Replaces a single-result op producing a fragment by its scalars (a
+/// fragment is one SSA value per element after conversion).
+void replaceWithFragment(ConversionPatternRewriter &rewriter, Operation *op,
+                         ValueRange values) {
+  SmallVector<SmallVector<Value>> replacement;
+  replacement.emplace_back(values.begin(), values.end());
+  rewriter.replaceOpWithMultiple(op, std::move(replacement));
+}
+
+/// The converted values of ODS operand group `index` of `op` (one fragment
+/// operand is many values after conversion).
+template <typename OpT>
+SmallVector<Value> operandGroup(OpT op, ArrayRef<ValueRange> operands,
+                                unsigned index) {
+  auto [start, length] = op.getODSOperandIndexAndLength(index);
+  SmallVector<Value> values;
+  for (unsigned i = 0; i < length; ++i)
+    llvm::append_range(values, operands[start + i]);
+  return values;
 }
 
 /// The llvm.func a converted op sits in.
@@ -613,14 +622,34 @@ Value buildWgmmaDesc(OpBuilder &b, Location loc, uint64_t constant,
                               i64Const(b, loc, static_cast<int64_t>(constant)));
 }
 
+/// The converted operands of a gemm_async.
+struct GemmOperands {
+  SmallVector<Value> acc; ///< fragment scalars, or the tensor-memory address
+  Value accColumn;
+  Value a, b;
+  SmallVector<Value> aIndices, bIndices;
+  Value accumulate;
+};
+
 struct GemmAsyncLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
-  matchAndRewrite(GemmAsyncOp op, OpAdaptor adaptor,
+  matchAndRewrite(GemmAsyncOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    ArrayRef<ValueRange> operands = adaptor.getOperands();
+    GemmOperands g;
+    g.acc = operandGroup(op, operands, 0);
+    auto column = operandGroup(op, operands, 1);
+    g.accColumn = column.empty() ? Value() : column[0];
+    g.a = operandGroup(op, operands, 2)[0];
+    g.aIndices = operandGroup(op, operands, 3);
+    g.b = operandGroup(op, operands, 4)[0];
+    g.bIndices = operandGroup(op, operands, 5);
+    auto accumulate = operandGroup(op, operands, 6);
+    g.accumulate = accumulate.empty() ? Value() : accumulate[0];
     if (isa<TmemType>(op.getAcc().getType()))
-      return lowerTcgen05(op, adaptor, rewriter);
-    return lowerWgmma(op, adaptor, rewriter);
+      return lowerTcgen05(op, g, rewriter);
+    return lowerWgmma(op, g, rewriter);
   }
 
   /// The shared address of the tile named by `indices` (leading tile indices,
@@ -636,7 +665,7 @@ struct GemmAsyncLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
     return addValues(b, loc, addr, off);
   }
 
-  LogicalResult lowerWgmma(GemmAsyncOp op, OpAdaptor adaptor,
+  LogicalResult lowerWgmma(GemmAsyncOp op, const GemmOperands &g,
                            ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
@@ -650,10 +679,8 @@ struct GemmAsyncLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
     if (!aConst || !bConst)
       return op.emitOpError("cannot build a wgmma descriptor: ")
              << (aConst ? bConst.error() : aConst.error());
-    Value aBase = operandAddress(b, loc, aType, adaptor.getA(),
-                                 adaptor.getAIndices(), aLayout);
-    Value bBase = operandAddress(b, loc, bType, adaptor.getB(),
-                                 adaptor.getBIndices(), bLayout);
+    Value aBase = operandAddress(b, loc, aType, g.a, g.aIndices, aLayout);
+    Value bBase = operandAddress(b, loc, bType, g.b, g.bIndices, bLayout);
 
     int64_t m = frag.getShape()[0], n = frag.getShape()[1];
     int64_t k = aType.getShape().back();
@@ -666,11 +693,7 @@ struct GemmAsyncLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
     auto blockType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(regsPerBlock, f32));
 
-    // One 64-row block: the fragment is already the instruction's struct.
-    bool oneBlock = m == 64;
-    SmallVector<Value> acc;
-    if (!oneBlock)
-      acc = unpackStruct(b, loc, adaptor.getAcc());
+    SmallVector<Value> acc = g.acc;
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, kStep);
     auto typeA = NVVM::WGMMATypesAttr::get(ctx, toWgmmaType(elem));
@@ -680,11 +703,12 @@ struct GemmAsyncLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
     auto rowLayout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
     auto colLayout = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col);
     for (int64_t mb = 0; mb < m / 64; ++mb) {
-      Value block =
-          oneBlock ? adaptor.getAcc()
-                   : packStruct(b, loc, blockType,
-                                ArrayRef<Value>(acc).slice(mb * regsPerBlock,
-                                                           regsPerBlock));
+      // The instruction takes and returns its accumulators as one struct;
+      // it is built and taken apart in this block, so no struct crosses a
+      // block (SelectionDAG copies a cross-block struct per element use).
+      Value block = packStruct(
+          b, loc, blockType,
+          ArrayRef<Value>(acc).slice(mb * regsPerBlock, regsPerBlock));
       for (int64_t ks = 0; ks < k / kStep; ++ks) {
         int64_t aOff = tilec::logicalByteOffset(aLayout, 64 * mb, ks * kStepBytes);
         int64_t bOff = tilec::logicalByteOffset(bLayout, 0, ks * kStepBytes);
@@ -699,18 +723,14 @@ struct GemmAsyncLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
             scaleD, scaleOne, scaleOne, rowLayout, colLayout,
             NVVM::MMAIntOverflowAttr());
       }
-      if (oneBlock) {
-        rewriter.replaceOp(op, block);
-        return success();
-      }
       SmallVector<Value> blockValues = unpackStruct(b, loc, block);
       llvm::copy(blockValues, acc.begin() + mb * regsPerBlock);
     }
-    rewriter.replaceOp(op, packStruct(b, loc, adaptor.getAcc().getType(), acc));
+    replaceWithFragment(rewriter, op, acc);
     return success();
   }
 
-  LogicalResult lowerTcgen05(GemmAsyncOp op, OpAdaptor adaptor,
+  LogicalResult lowerTcgen05(GemmAsyncOp op, const GemmOperands &g,
                              ConversionPatternRewriter &rewriter) const;
 };
 
@@ -732,11 +752,12 @@ struct GemmCommitLowering : ConvertOpToLLVMPattern<GemmCommitOp> {
 struct GemmWaitLowering : ConvertOpToLLVMPattern<GemmWaitOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
-  matchAndRewrite(GemmWaitOp op, OpAdaptor adaptor,
+  matchAndRewrite(GemmWaitOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getPending());
-    rewriter.replaceOp(op, fenceRegisters(rewriter, loc, adaptor.getAcc()));
+    replaceWithFragment(rewriter, op,
+                        fenceRegisters(rewriter, loc, adaptor.getAcc()));
     return success();
   }
 };
@@ -750,8 +771,13 @@ struct FragZeroLowering : ConvertOpToLLVMPattern<FragZeroOp> {
   LogicalResult
   matchAndRewrite(FragZeroOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<LLVM::ZeroOp>(
-        op, getTypeConverter()->convertType(op.getType()));
+    auto frag = cast<FragType>(op.getType());
+    Type elem = frag.getElementType();
+    Value zero = arith::ConstantOp::create(
+        rewriter, op.getLoc(), elem, rewriter.getFloatAttr(elem, 0.0));
+    replaceWithFragment(
+        rewriter, op,
+        SmallVector<Value>(frag.getElementsPerThread(), zero));
     return success();
   }
 };
@@ -759,12 +785,13 @@ struct FragZeroLowering : ConvertOpToLLVMPattern<FragZeroOp> {
 struct FragCastLowering : ConvertOpToLLVMPattern<FragCastOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
-  matchAndRewrite(FragCastOp op, OpAdaptor adaptor,
+  matchAndRewrite(FragCastOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type to = cast<FragType>(op.getType()).getElementType();
     Type from = cast<FragType>(op.getSource().getType()).getElementType();
-    SmallVector<Value> values = unpackStruct(rewriter, loc, adaptor.getSource());
+    SmallVector<Value> values(adaptor.getSource().begin(),
+                              adaptor.getSource().end());
     for (Value &v : values) {
       if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth())
         v = arith::TruncFOp::create(rewriter, loc, to, v);
@@ -775,9 +802,7 @@ struct FragCastLowering : ConvertOpToLLVMPattern<FragCastOp> {
             rewriter, loc, to,
             arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), v));
     }
-    rewriter.replaceOp(op, packStruct(rewriter, loc,
-                                      getTypeConverter()->convertType(op.getType()),
-                                      values));
+    replaceWithFragment(rewriter, op, values);
     return success();
   }
 };
@@ -785,14 +810,15 @@ struct FragCastLowering : ConvertOpToLLVMPattern<FragCastOp> {
 struct FragElementwiseLowering : ConvertOpToLLVMPattern<FragElementwiseOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
-  matchAndRewrite(FragElementwiseOp op, OpAdaptor adaptor,
+  matchAndRewrite(FragElementwiseOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SmallVector<Value> lhs = unpackStruct(rewriter, loc, adaptor.getLhs());
+    SmallVector<Value> lhs(adaptor.getLhs().begin(), adaptor.getLhs().end());
     bool scalar = !isa<FragType>(op.getRhs().getType());
     SmallVector<Value> rhs =
-        scalar ? SmallVector<Value>(lhs.size(), adaptor.getRhs())
-               : unpackStruct(rewriter, loc, adaptor.getRhs());
+        scalar ? SmallVector<Value>(lhs.size(), adaptor.getRhs().front())
+               : SmallVector<Value>(adaptor.getRhs().begin(),
+                                    adaptor.getRhs().end());
     for (auto [l, r] : llvm::zip(lhs, rhs)) {
       switch (op.getKind()) {
       case EpilogueOp::add:
@@ -809,8 +835,7 @@ struct FragElementwiseLowering : ConvertOpToLLVMPattern<FragElementwiseOp> {
         break;
       }
     }
-    rewriter.replaceOp(
-        op, packStruct(rewriter, loc, adaptor.getLhs().getType(), lhs));
+    replaceWithFragment(rewriter, op, lhs);
     return success();
   }
 };
@@ -836,7 +861,7 @@ void storeVector(OpBuilder &b, Location loc, Value tileBase, Value offset,
 struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
-  matchAndRewrite(FragStoreOp op, OpAdaptor adaptor,
+  matchAndRewrite(FragStoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
@@ -849,26 +874,51 @@ struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
     int64_t blockBytes = layout->BlockBytes;
     int64_t blockSize = layout->blockSizeBytes();
     int64_t span = getSwizzleBytes(smem.getSwizzle());
-    ValueRange indices = adaptor.getIndices();
-    Value tile = adaptor.getDst();
-    if (Value off = tileOffset(b, loc, smem, indices.drop_back()))
+    SmallVector<Value> indices = operandGroup(op, adaptor.getOperands(), 2);
+    Value tile = adaptor.getDst().front();
+    if (Value off =
+            tileOffset(b, loc, smem, ArrayRef<Value>(indices).drop_back()))
       tile = byteGep(b, loc, tile, off);
     Value row0 = indices.back();
-    SmallVector<Value> values = unpackStruct(b, loc, adaptor.getValue());
+    SmallVector<Value> values(adaptor.getValue().begin(),
+                              adaptor.getValue().end());
     Value tid = arith::AndIOp::create(b, loc, threadIdx(b, loc),
                                       i32Const(b, loc, 127));
 
     // Byte offset of (row, column) for a runtime row and constant column.
-    auto address = [&](Value row, int64_t col) {
+    // Inside a column block a row is `blockBytes` wide, so the swizzle XORs
+    // bits of the row number into the 16-byte chunk index: the swizzled
+    // offset is rowBase + (columnByte ^ rowXor), with rowXor computed once
+    // per row (CUTLASS Swizzle<B,4,3> on rowBase + columnByte).
+    struct Row {
+      Value base, xorBits;
+    };
+    auto rowOf = [&](Value row) {
+      Value base = mulConst(b, loc, row, blockBytes);
+      Value xorBits;
+      if (span) {
+        int64_t bits = span == 128 ? 3 : span == 64 ? 2 : 1;
+        Value high = arith::ShRUIOp::create(b, loc, base, i32Const(b, loc, 7));
+        Value masked = arith::AndIOp::create(b, loc, high,
+                                             i32Const(b, loc, (1 << bits) - 1));
+        xorBits = arith::ShLIOp::create(b, loc, masked, i32Const(b, loc, 4));
+      }
+      return Row{base, xorBits};
+    };
+    // `extraBytes` (run time) moves inside the same column block.
+    auto address = [&](const Row &row, int64_t col, Value extraBytes) {
       int64_t colByte = col * elemBytes;
       int64_t block = colByte / blockBytes;
-      Value inBlock = arith::AddIOp::create(
-          b, loc, mulConst(b, loc, row, blockBytes),
-          i32Const(b, loc, colByte % blockBytes));
-      return arith::AddIOp::create(b, loc,
-                                   swizzleOffset(b, loc, inBlock, span),
-                                   i32Const(b, loc, block * blockSize))
-          .getResult();
+      Value inRow = i32Const(b, loc, colByte % blockBytes);
+      if (extraBytes)
+        inRow = arith::AddIOp::create(b, loc, inRow, extraBytes);
+      if (row.xorBits)
+        inRow = arith::XOrIOp::create(b, loc, inRow, row.xorBits);
+      Value offset = arith::AddIOp::create(b, loc, row.base, inRow);
+      if (block)
+        offset = arith::AddIOp::create(b, loc, offset,
+                                       i32Const(b, loc, block * blockSize));
+      return offset;
     };
 
     if (frag.getLayout() == FragLayout::wgmma_acc) {
@@ -885,16 +935,13 @@ struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
       Value colPairBytes = mulConst(b, loc, colPair, elemBytes);
       for (int64_t mb = 0; mb < frag.getShape()[0] / 64; ++mb) {
         for (int64_t half = 0; half < 2; ++half) {
-          Value row = arith::AddIOp::create(
+          Row row = rowOf(arith::AddIOp::create(
               b, loc, row0,
               arith::AddIOp::create(b, loc, rowInBlock,
-                                    i32Const(b, loc, 64 * mb + 8 * half)));
+                                    i32Const(b, loc, 64 * mb + 8 * half))));
           for (int64_t j = 0; j < n / 8; ++j) {
-            // Columns 8j.. of this row; the thread's pair adds colPairBytes,
-            // which stays inside one 16-byte chunk, so it is added after
-            // the swizzle.
-            Value off = arith::AddIOp::create(b, loc, address(row, 8 * j),
-                                              colPairBytes);
+            // Columns 8j + 2(t%4), + 1 of this row.
+            Value off = address(row, 8 * j, colPairBytes);
             int64_t base = mb * (n / 2) + 4 * j + 2 * half;
             storeVector(b, loc, tile, off, {values[base], values[base + 1]});
           }
@@ -904,10 +951,10 @@ struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
       // row_per_thread: thread t holds row t, all columns; 16-byte stores.
       int64_t cols = frag.getShape()[1];
       int64_t perStore = 16 / elemBytes;
-      Value row = arith::AddIOp::create(b, loc, row0, tid);
+      Row row = rowOf(arith::AddIOp::create(b, loc, row0, tid));
       for (int64_t c = 0; c < cols; c += perStore) {
         int64_t count = std::min(perStore, cols - c);
-        storeVector(b, loc, tile, address(row, c),
+        storeVector(b, loc, tile, address(row, c, Value()),
                     ArrayRef<Value>(values).slice(c, count));
       }
     }
@@ -1139,11 +1186,13 @@ struct ConvertToNVVMPass
 void mlir::tile::populateTileToNVVMTypeConversions(
     LLVMTypeConverter &converter) {
   MLIRContext *ctx = &converter.getContext();
-  converter.addConversion([ctx](FragType type) -> Type {
-    return LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(type.getElementsPerThread(),
-                               type.getElementType()));
-  });
+  // A fragment is one SSA value per element each thread holds: scalars cross
+  // loops and branches as separate registers.
+  converter.addConversion(
+      [](FragType type, SmallVectorImpl<Type> &results) -> LogicalResult {
+        results.append(type.getElementsPerThread(), type.getElementType());
+        return success();
+      });
   converter.addConversion([ctx](SmemType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, kSharedSpace);
   });
