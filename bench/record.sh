@@ -25,7 +25,7 @@ export LD_PRELOAD="$(g++ -print-file-name=libstdc++.so.6)"
   echo
 } > "$report"
 bundles=()
-for f in out/0*.tilec; do bundles+=(--bundle "$f"); done
+for f in out/*.tilec; do case "$(basename "$f")" in copy*) ;; *) bundles+=(--bundle "$f") ;; esac; done
 PYTHONUNBUFFERED=1 python3 bench/gemm_bench.py "${bundles[@]}" --check-shapes default \
   --time-shapes 4096,8192 --time-deepgemm --markdown "$report" > "$out/bench.log" 2>&1
 echo "bench exit: $?"

@@ -83,6 +83,13 @@ cl::opt<unsigned> llvmOptLevel(
              "pipeline here only adds compile time)"),
     cl::init(0), cl::cat(tilecCategory));
 
+cl::opt<unsigned> codegenOptLevel(
+    "codegen-opt",
+    cl::desc("Optimisation level 0-3 of LLVM's NVPTX back end (default: "
+             "the -O level). ptxas re-allocates registers and schedules the "
+             "PTX itself, so 0 trades little for a faster compile"),
+    cl::init(~0u), cl::cat(tilecCategory));
+
 cl::list<std::string>
     defines("D", cl::value_desc("NAME=VALUE"),
             cl::desc("Override `param NAME` of a .tile spec"), cl::Prefix,
@@ -310,7 +317,9 @@ int run(int argc, char **argv) {
   }
   {
     mlir::TimingScope t = timing.nest("NVPTX back end");
-    bundle.ptx = tilec::emitPTX(*llvmModule, target, optLevel, module->getLoc());
+    unsigned codegen = codegenOptLevel == ~0u ? optLevel
+                                              : std::min(codegenOptLevel.getValue(), 3u);
+    bundle.ptx = tilec::emitPTX(*llvmModule, target, codegen, module->getLoc());
   }
   if (bundle.ptx.empty())
     return 1;
