@@ -1126,7 +1126,8 @@ Val Emitter::emitZeros(const CallExpr &call) {
     noteParamsIn(*shape->dims[0]);
     return Val::error();
   }
-  if (rows * cols > (int64_t(1) << 20)) {
+  if (rows > (int64_t(1) << 20) || cols > (int64_t(1) << 20) ||
+      rows * cols > (int64_t(1) << 20)) {
     error(args[0]->getRange(), "a fragment of " + llvm::Twine(rows) + "x" +
                                    llvm::Twine(cols) +
                                    " elements does not fit in registers");

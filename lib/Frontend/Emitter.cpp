@@ -1382,8 +1382,12 @@ void Emitter::emitUnrollFor(const ForStmt &stmt, const CallExpr &iter) {
     if (budgetExceeded || diag.tooManyErrors())
       return;
     pushScope();
+    // start + i * step lies in [start, stop), but i * step alone may not
+    // fit: compute it modulo 2^64.
+    uint64_t value = static_cast<uint64_t>(*start) +
+                     static_cast<uint64_t>(i) * static_cast<uint64_t>(*step);
     declare(Symbol::Kind::LoopVar, var.name, var.range,
-            Val::ofInt(*start + i * *step));
+            Val::ofInt(static_cast<int64_t>(value)));
     emitStmts(stmt.body);
     popScope();
   }
