@@ -83,12 +83,19 @@ cl::opt<unsigned> llvmOptLevel(
              "pipeline here only adds compile time)"),
     cl::init(0), cl::cat(tilecCategory));
 
+cl::opt<std::string> llvmPasses(
+    "llvm-passes", cl::value_desc("pipeline"),
+    cl::desc("Run this LLVM pass pipeline (opt's -passes syntax) instead of "
+             "--llvm-opt's"),
+    cl::cat(tilecCategory));
+
 cl::opt<unsigned> codegenOptLevel(
     "codegen-opt",
-    cl::desc("Optimisation level 0-3 of LLVM's NVPTX back end (default: "
-             "the -O level). ptxas re-allocates registers and schedules the "
-             "PTX itself, so 0 trades little for a faster compile"),
-    cl::init(~0u), cl::cat(tilecCategory));
+    cl::desc("Optimisation level 0-3 of LLVM's NVPTX back end (default 0: "
+             "MLIR has folded, CSE'd and hoisted the IR, and ptxas allocates "
+             "registers and schedules the PTX itself; above 0, LLVM's loop "
+             "passes can take seconds on large kernels)"),
+    cl::init(0), cl::cat(tilecCategory));
 
 cl::list<std::string>
     defines("D", cl::value_desc("NAME=VALUE"),
@@ -305,7 +312,7 @@ int run(int argc, char **argv) {
     mlir::TimingScope t = timing.nest("LLVM IR + optimisation");
     llvmModule = tilec::translateToLLVMIR(
         *module, llvmContext, target,
-        optLevel == 0 ? 0 : std::min<unsigned>(llvmOptLevel, 3));
+        optLevel == 0 ? 0 : std::min<unsigned>(llvmOptLevel, 3), llvmPasses);
   }
   if (!llvmModule)
     return 1;
@@ -317,8 +324,7 @@ int run(int argc, char **argv) {
   }
   {
     mlir::TimingScope t = timing.nest("NVPTX back end");
-    unsigned codegen = codegenOptLevel == ~0u ? optLevel
-                                              : std::min(codegenOptLevel.getValue(), 3u);
+    unsigned codegen = optLevel == 0 ? 0 : std::min(codegenOptLevel.getValue(), 3u);
     bundle.ptx = tilec::emitPTX(*llvmModule, target, codegen, module->getLoc());
   }
   if (bundle.ptx.empty())

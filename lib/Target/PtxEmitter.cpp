@@ -48,7 +48,8 @@ static std::unique_ptr<TargetMachine> createTargetMachine(StringRef target,
 std::unique_ptr<Module> tilec::translateToLLVMIR(mlir::ModuleOp module,
                                                  LLVMContext &context,
                                                  StringRef target,
-                                                 int optLevel) {
+                                                 int optLevel,
+                                                 StringRef passes) {
   std::unique_ptr<Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context, "tilec");
   if (!llvmModule) {
@@ -64,7 +65,7 @@ std::unique_ptr<Module> tilec::translateToLLVMIR(mlir::ModuleOp module,
   }
   llvmModule->setTargetTriple(Triple(kTriple));
   llvmModule->setDataLayout(tm->createDataLayout());
-  if (optLevel <= 0)
+  if (optLevel <= 0 && passes.empty())
     return llvmModule;
 
   LoopAnalysisManager lam;
@@ -77,10 +78,19 @@ std::unique_ptr<Module> tilec::translateToLLVMIR(mlir::ModuleOp module,
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  OptimizationLevel level = optLevel == 1   ? OptimizationLevel::O1
-                            : optLevel == 2 ? OptimizationLevel::O2
-                                            : OptimizationLevel::O3;
-  ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
+  ModulePassManager mpm;
+  if (!passes.empty()) {
+    if (Error err = pb.parsePassPipeline(mpm, passes)) {
+      module.emitError("bad LLVM pass pipeline '")
+          << passes << "': " << toString(std::move(err));
+      return nullptr;
+    }
+  } else {
+    OptimizationLevel level = optLevel == 1   ? OptimizationLevel::O1
+                              : optLevel == 2 ? OptimizationLevel::O2
+                                              : OptimizationLevel::O3;
+    mpm = pb.buildPerModuleDefaultPipeline(level);
+  }
   mpm.run(*llvmModule, mam);
   return llvmModule;
 }

@@ -15,10 +15,13 @@ namespace tilec {
 /// Translates a module in the LLVM and NVVM dialects to LLVM IR for the
 /// NVPTX target `target` (sm_90a, sm_100a), optimised at `optLevel` (0-3).
 /// Errors are reported on the module's diagnostics.
+/// `passes`, when not empty, is an LLVM pass pipeline (opt's -passes syntax)
+/// run instead of the default pipeline of `optLevel`.
 std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
                                                 llvm::LLVMContext &context,
                                                 llvm::StringRef target,
-                                                int optLevel);
+                                                int optLevel,
+                                                llvm::StringRef passes = "");
 
 /// PTX text for `module` (the result of translateToLLVMIR), or an empty
 /// string after reporting an error on `errorLoc`.
