@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILECONVERTTONVVM
@@ -1172,6 +1173,18 @@ struct ConvertToNVVMPass
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+
+    // Hoist what does not change across the K loops (descriptor bases, tile
+    // addresses) out of them: what LLVM's LICM bought (10% on the pipelined
+    // GEMM). Only innermost loops: hoisting the epilogue's addressing out of
+    // the tile loop as well made straight-line blocks on which NVPTX's
+    // straight-line strength reduction took seconds.
+    module.walk([](scf::ForOp loop) {
+      bool innermost = true;
+      loop.getBody()->walk([&](scf::ForOp) { innermost = false; });
+      if (innermost)
+        moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+    });
 
     // The placeholders for global tensors have no users left.
     module.walk([](UnrealizedConversionCastOp cast) {

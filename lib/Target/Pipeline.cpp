@@ -18,9 +18,6 @@ void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(tile::createTileLowerPipelines());
   pm.addPass(tile::createTileDispatch());
   pm.addPass(tile::createTileConvertToNVVM());
-  // Hoisting here, on structured loops, is what LLVM's LICM bought (10% on
-  // the pipelined GEMM) without LLVM's SCEV-heavy pipelines.
-  pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
