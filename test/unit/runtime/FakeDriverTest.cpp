@@ -184,17 +184,21 @@ TEST_F(FakeDriver, CachesTensorMapsPerSignature) {
   EXPECT_EQ(word(fake().launches[2].params[0]), kX + 1024);
 }
 
+// Arguments for the sample bundle's gemm kernel (every parameter kind).
+std::vector<Arg> gemmArgs() {
+  return {Arg::tensor(kX, DType::BF16, {384, 4096}),
+          Arg::tensor(kY, DType::BF16, {8192, 4096}),
+          Arg::tensor(kY + 0x10000000, DType::F32, {384, 8192}, {8200, 1}),
+          Arg::floating(DType::F32, 0.5), Arg::integer(DType::I16, 300)};
+}
+
 TEST_F(FakeDriver, GemmPassesEveryParameterKindAndPersistentGrid) {
   fake().smCount = 133;
   auto module = load();
   rt::Error error;
   rt::Kernel *gemm = module->kernel("gemm", error);
   ASSERT_TRUE(gemm) << error.message;
-  std::vector<Arg> args = {
-      Arg::tensor(kX, DType::BF16, {384, 4096}),
-      Arg::tensor(kY, DType::BF16, {8192, 4096}),
-      Arg::tensor(kY + 0x10000000, DType::F32, {384, 8192}, {8200, 1}),
-      Arg::floating(DType::F32, 0.5), Arg::integer(DType::I16, 300)};
+  std::vector<Arg> args = gemmArgs();
   ASSERT_FALSE(gemm->launch(args.data(), args.size()));
   std::lock_guard<std::mutex> lock(fake().mutex);
   ASSERT_EQ(fake().launches.size(), 1u);
@@ -222,11 +226,7 @@ TEST_F(FakeDriver, PersistentGridHoldsOnlyClustersThatFitAtOnce) {
   rt::Error error;
   rt::Kernel *gemm = module->kernel("gemm", error);
   ASSERT_TRUE(gemm) << error.message;
-  std::vector<Arg> args = {
-      Arg::tensor(kX, DType::BF16, {384, 4096}),
-      Arg::tensor(kY, DType::BF16, {8192, 4096}),
-      Arg::tensor(kY + 0x10000000, DType::F32, {384, 8192}, {8200, 1}),
-      Arg::floating(DType::F32, 0.5), Arg::integer(DType::I16, 300)};
+  std::vector<Arg> args = gemmArgs();
   ASSERT_FALSE(gemm->launch(args.data(), args.size()));
   std::lock_guard<std::mutex> lock(fake().mutex);
   ASSERT_EQ(fake().launches.size(), 1u);
