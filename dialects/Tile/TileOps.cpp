@@ -115,7 +115,7 @@ LogicalResult RoleOp::verify() {
     return emitOpError("role '") << getRoleName() << "' names no warpgroup";
   llvm::SmallDenseSet<int64_t> seen;
   for (int64_t wg : getWarpgroups()) {
-    if (wg < 0 || wg >= kernel.getWarpgroups())
+    if (wg < 0 || wg >= static_cast<int64_t>(kernel.getWarpgroups()))
       return emitOpError("warpgroup ")
              << wg << " is out of range: the kernel has "
              << kernel.getWarpgroups() << " warpgroups";
@@ -145,7 +145,8 @@ LogicalResult RoleOp::verify() {
 
 LogicalResult DimOp::verify() {
   auto type = cast<GlobalType>(getTensor().getType());
-  if (getIndex() < 0 || getIndex() >= (int64_t)type.getRank())
+  int64_t index = static_cast<int64_t>(getIndex());
+  if (index < 0 || index >= (int64_t)type.getRank())
     return emitOpError("dimension ")
            << getIndex() << " is out of range for a rank-" << type.getRank()
            << " tensor";
@@ -154,8 +155,9 @@ LogicalResult DimOp::verify() {
 
 OpFoldResult DimOp::fold(FoldAdaptor) {
   auto type = cast<GlobalType>(getTensor().getType());
-  if (getIndex() < 0 || getIndex() >= (int64_t)type.getRank() ||
-      type.isDynamicDim(getIndex()))
+  int64_t index = static_cast<int64_t>(getIndex());
+  if (index < 0 || index >= (int64_t)type.getRank() ||
+      type.isDynamicDim(index))
     return {};
   return IntegerAttr::get(IntegerType::get(getContext(), 32),
                           type.getShape()[getIndex()]);
@@ -193,7 +195,8 @@ LogicalResult BarrierRemoteViewOp::verify() {
       out.getDepth() != in.getDepth())
     return emitOpError("result must be the remote form of ") << in;
   int64_t clusterSize = getKernel(*this).getClusterSize();
-  if (getCta() < 0 || getCta() >= clusterSize)
+  int64_t cta = static_cast<int64_t>(getCta());
+  if (cta < 0 || cta >= clusterSize)
     return emitOpError("cta ") << getCta()
                                << " is not in the cluster of " << clusterSize
                                << " CTAs";
@@ -205,7 +208,7 @@ LogicalResult BarrierArriveOp::verify() {
   if (getExpectTx() && type.getKind() != BarrierKind::tma)
     return emitOpError("expect_tx needs a tma barrier, got ")
            << stringifyBarrierKind(type.getKind());
-  if (getExpectTx() && (*getExpectTx() < 0 || *getExpectTx() >= (1 << 20)))
+  if (getExpectTx() && static_cast<int64_t>(*getExpectTx()) >= (1 << 20))
     return emitOpError("expect_tx must be 0 to 1048575 bytes, got ")
            << *getExpectTx();
   return success();
@@ -279,7 +282,8 @@ LogicalResult CopyAsyncOp::verify() {
     return emitOpError("cta_group must be 1 or 2, got ") << getCtaGroup();
   int64_t clusterSize = getKernel(*this).getClusterSize();
   if (auto mask = getMulticast()) {
-    if (*mask <= 0 || *mask >= (int64_t(1) << clusterSize))
+    int64_t bits = static_cast<int64_t>(*mask);
+    if (bits <= 0 || bits >= (int64_t(1) << clusterSize))
       return emitOpError("multicast mask ")
              << *mask << " names CTAs outside the cluster of " << clusterSize;
   }
