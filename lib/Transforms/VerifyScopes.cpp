@@ -118,11 +118,6 @@ struct VerifyScopesPass
       return requireWarpgroup(op, kernel, "wgmma.wait_group");
     if (isa<TmemLoadOp>(op))
       return requireWarpgroup(op, kernel, "tcgen05.ld");
-    if (auto role = dyn_cast<RoleOp>(op)) {
-      if (role->getParentOfType<SingleThreadOp>())
-        return op->emitOpError("a role cannot sit inside a tile.single_thread "
-                               "block");
-    }
     return success();
   }
 };
