@@ -156,6 +156,27 @@ SmallVector<Value> fenceRegisters(OpBuilder &b, Location loc,
   return unpackStruct(b, loc, asmOp.getResult(0));
 }
 
+/// One inline-PTX statement with side effects.
+SmallVector<Value> inlinePtx(OpBuilder &b, Location loc, TypeRange results,
+                             ValueRange operands, StringRef ptx,
+                             StringRef constraints) {
+  Type resultType;
+  if (results.size() == 1)
+    resultType = results[0];
+  else if (results.size() > 1)
+    resultType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                  SmallVector<Type>(results));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType ? TypeRange{resultType} : TypeRange{}, operands, ptx,
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  if (results.empty())
+    return {};
+  if (results.size() == 1)
+    return {asmOp.getResult(0)};
+  return unpackStruct(b, loc, asmOp.getResult(0));
+}
+
 /// Replaces a single-result op producing a fragment by its scalars (a
 /// fragment is one SSA value per element after conversion).
 void replaceWithFragment(ConversionPatternRewriter &rewriter, Operation *op,
@@ -922,10 +943,61 @@ struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
       return offset;
     };
 
-    if (frag.getLayout() == FragLayout::wgmma_acc) {
+    int64_t n = frag.getShape()[1];
+    if (frag.getLayout() == FragLayout::wgmma_acc && elemBytes == 2 &&
+        n % 16 == 0) {
+      // stmatrix.x4: the accumulator's pairs are exactly the m8n8 b16
+      // fragments; one instruction stores rows 0-7 and 8-15 of two 8-column
+      // groups, lane l giving the address of row l%8 of matrix l/8. Each
+      // matrix row is one 16-byte chunk, which the swizzle keeps whole.
+      Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+      Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
+      Value matrix = arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 3));
+      Value rowInBlock = arith::AddIOp::create(
+          b, loc, mulConst(b, loc, warp, 16),
+          arith::AddIOp::create(
+              b, loc,
+              mulConst(b, loc,
+                       arith::AndIOp::create(b, loc, matrix,
+                                             i32Const(b, loc, 1)),
+                       8),
+              arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 7))));
+      // Matrices 2 and 3 are the next 8 columns: 16 bytes further.
+      Value columnBytes = mulConst(
+          b, loc, arith::ShRUIOp::create(b, loc, matrix, i32Const(b, loc, 1)),
+          16);
+      Value smemBase = sharedAddress(b, loc, tile);
+      Type i32 = b.getI32Type();
+      auto pack = [&](Value lo, Value hi) {
+        auto vecType = VectorType::get(2, lo.getType());
+        Value vec = LLVM::UndefOp::create(b, loc, vecType);
+        vec = LLVM::InsertElementOp::create(b, loc, vec, lo, i32Const(b, loc, 0));
+        vec = LLVM::InsertElementOp::create(b, loc, vec, hi, i32Const(b, loc, 1));
+        return LLVM::BitcastOp::create(b, loc, i32, vec).getResult();
+      };
+      for (int64_t mb = 0; mb < frag.getShape()[0] / 64; ++mb) {
+        Row row = rowOf(arith::AddIOp::create(
+            b, loc, row0,
+            arith::AddIOp::create(b, loc, rowInBlock,
+                                  i32Const(b, loc, 64 * mb))));
+        for (int64_t jj = 0; jj < n / 16; ++jj) {
+          Value addr = arith::AddIOp::create(
+              b, loc, smemBase, address(row, 16 * jj, columnBytes));
+          SmallVector<Value> regs = {addr};
+          for (int64_t m = 0; m < 4; ++m) {
+            int64_t j = 2 * jj + m / 2, half = m % 2;
+            int64_t base = mb * (n / 2) + 4 * j + 2 * half;
+            regs.push_back(pack(values[base], values[base + 1]));
+          }
+          inlinePtx(b, loc, {}, regs,
+                    "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, "
+                    "$3, $4};",
+                    "r,r,r,r,r");
+        }
+      }
+    } else if (frag.getLayout() == FragLayout::wgmma_acc) {
       // Thread t holds, per 64-row block and 8-column group j, the pairs
       // (r, 8j + 2(t%4) + {0,1}) and (r + 8, ...) with r = 16(t/32) + (t%32)/4.
-      int64_t n = frag.getShape()[1];
       Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
       Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
       Value rowInBlock = arith::AddIOp::create(
@@ -950,7 +1022,7 @@ struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
       }
     } else {
       // row_per_thread: thread t holds row t, all columns; 16-byte stores.
-      int64_t cols = frag.getShape()[1];
+      int64_t cols = n;
       int64_t perStore = 16 / elemBytes;
       Row row = rowOf(arith::AddIOp::create(b, loc, row0, tid));
       for (int64_t c = 0; c < cols; c += perStore) {
