@@ -166,6 +166,14 @@ bool writeOutput(StringRef path, StringRef bytes, bool binary) {
   return true;
 }
 
+/// Writes the text of whatever `print` puts on a stream (MLIR or LLVM IR).
+bool writeText(StringRef path, function_ref<void(raw_ostream &)> print) {
+  std::string text;
+  raw_string_ostream os(text);
+  print(os);
+  return writeOutput(path, text, false);
+}
+
 /// The target the module's kernels ask for, checked against --target.
 std::string resolveTarget(mlir::ModuleOp module) {
   std::string target = targetOpt;
@@ -275,10 +283,8 @@ int run(int argc, char **argv) {
   }
 
   if (emitOpt == Emit::Mlir) {
-    std::string text;
-    raw_string_ostream os(text);
-    module->print(os);
-    return writeOutput(output, text, false) ? 0 : 1;
+    return writeText(output, [&](raw_ostream &os) { module->print(os); }) ? 0
+                                                                      : 1;
   }
 
   {
@@ -295,10 +301,8 @@ int run(int argc, char **argv) {
       return 1;
   }
   if (emitOpt == Emit::Lowered) {
-    std::string text;
-    raw_string_ostream os(text);
-    module->print(os);
-    return writeOutput(output, text, false) ? 0 : 1;
+    return writeText(output, [&](raw_ostream &os) { module->print(os); }) ? 0
+                                                                      : 1;
   }
 
   tilec::bundle::Bundle bundle;
@@ -318,10 +322,10 @@ int run(int argc, char **argv) {
   if (!llvmModule)
     return 1;
   if (emitOpt == Emit::Llvm) {
-    std::string text;
-    raw_string_ostream os(text);
-    llvmModule->print(os, nullptr);
-    return writeOutput(output, text, false) ? 0 : 1;
+    return writeText(output,
+                     [&](raw_ostream &os) { llvmModule->print(os, nullptr); })
+               ? 0
+               : 1;
   }
   {
     mlir::TimingScope t = timing.nest("NVPTX back end");

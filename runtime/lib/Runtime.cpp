@@ -412,8 +412,15 @@ Error Kernel::check(const Arg *args, size_t count) const {
 
 Error Kernel::computeGrid(const Arg *args, size_t count,
                           uint32_t grid[3]) const {
+  // The grid launch uses: once prepared, only the clusters that fit at once.
+  uint32_t ctas = module.state->smCount;
+  {
+    std::lock_guard<std::mutex> lock(state->mutex);
+    if (state->attributesSet)
+      ctas = state->persistentCtas;
+  }
   LaunchPlan plan;
-  Error error = buildLaunchPlan(meta, args, count, module.state->smCount, plan);
+  Error error = buildLaunchPlan(meta, args, count, ctas, plan);
   for (unsigned i = 0; i < 3; ++i)
     grid[i] = plan.grid[i];
   return error;
