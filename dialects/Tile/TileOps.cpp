@@ -2,6 +2,8 @@
 
 #include "dialects/Tile/TileDialect.h"
 
+#include "lib/Support/MmaTypes.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -30,6 +32,67 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
 
 static KernelOp getKernel(Operation *op) {
   return op->getParentOfType<KernelOp>();
+}
+
+/// The value of `v` when it is a constant integer.
+static std::optional<int64_t> getConstantIndex(Value v) {
+  APInt value;
+  if (v && matchPattern(v, m_ConstantInt(&value)))
+    return value.getSExtValue();
+  return std::nullopt;
+}
+
+/// cta_group is 1 or 2, and 2 needs clusters of an even number of CTAs (the
+/// pair of CTAs that shares the MMA or the copy).
+static LogicalResult verifyCtaGroup(Operation *op, int64_t ctaGroup) {
+  if (ctaGroup != 1 && ctaGroup != 2)
+    return op->emitOpError("cta_group must be 1 or 2, got ") << ctaGroup;
+  KernelOp kernel = getKernel(op);
+  if (ctaGroup == 2 && kernel && kernel.getClusterSize() % 2 != 0)
+    return op->emitOpError("cta_group 2 needs clusters of an even number of "
+                           "CTAs, got ")
+           << kernel.getClusterSize();
+  return success();
+}
+
+/// Constant indices of a view into a shared buffer stay inside it: the
+/// leading indices select a tile; with `rowsUsed`, the last index is the
+/// first of `rowsUsed` rows of that tile.
+static LogicalResult verifyTileIndices(Operation *op, StringRef name,
+                                       SmemType type, ValueRange indices,
+                                       std::optional<int64_t> rowsUsed) {
+  ArrayRef<int64_t> shape = type.getShape();
+  size_t tileIndices = rowsUsed ? indices.size() - 1 : indices.size();
+  for (size_t d = 0; d < tileIndices && d < shape.size(); ++d) {
+    std::optional<int64_t> index = getConstantIndex(indices[d]);
+    if (index && (*index < 0 || *index >= shape[d]))
+      return op->emitOpError(name)
+             << " index " << *index << " is out of range for dimension " << d
+             << " of size " << shape[d] << " of " << type;
+  }
+  if (!rowsUsed || indices.empty() || shape.size() < 2)
+    return success();
+  int64_t rows = shape[shape.size() - 2];
+  std::optional<int64_t> row = getConstantIndex(indices.back());
+  if (row && (*row < 0 || *row + *rowsUsed > rows))
+    return op->emitOpError(name)
+           << " rows " << *row << " to " << *row + *rowsUsed - 1
+           << " are outside the tile of " << rows << " rows of " << type;
+  return success();
+}
+
+/// A constant barrier index names one of the array's barriers.
+static LogicalResult verifyBarrierIndex(Operation *op, Value barrier,
+                                        Value index) {
+  if (!barrier)
+    return success();
+  int64_t depth = cast<BarrierType>(barrier.getType()).getDepth();
+  std::optional<int64_t> value = getConstantIndex(index);
+  if (value && (*value < 0 || *value >= depth))
+    return op->emitOpError("barrier index ")
+           << *value << " is out of range for an array of " << depth
+           << " barriers";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -61,9 +124,8 @@ LogicalResult KernelOp::verify() {
     return emitOpError("warpgroups must be 1 to 8 (128 to 1024 threads), got ")
            << getWarpgroups();
   ArrayRef<int64_t> cluster = getCluster();
-  if (cluster.size() != 3 || llvm::any_of(cluster, [](int64_t c) {
-        return c < 1;
-      }))
+  if (cluster.size() != 3 ||
+      llvm::any_of(cluster, [](int64_t c) { return c < 1; }))
     return emitOpError("cluster must be three positive sizes, got [")
            << llvm::make_range(cluster.begin(), cluster.end()) << "]";
   if (getClusterSize() > 16)
@@ -86,14 +148,56 @@ LogicalResult KernelOp::verify() {
         continue;
       if (axis.getArg() >= (int64_t)getNumArguments())
         return emitOpError("grid axis refers to argument ")
-               << axis.getArg() << " but the kernel has "
-               << getNumArguments();
+               << axis.getArg() << " but the kernel has " << getNumArguments();
       auto global = dyn_cast<GlobalType>(getArgumentTypes()[axis.getArg()]);
       if (!global || axis.getDim() < 0 ||
           axis.getDim() >= (int64_t)global.getRank())
         return emitOpError("grid axis refers to dim ")
                << axis.getDim() << " of argument " << axis.getArg()
                << ", which is not a global tensor with that dimension";
+    }
+  }
+  return success();
+}
+
+/// Roles partition the warps: no warp runs two roles, and the roles that
+/// share a warpgroup agree on its register budget (setmaxnreg sets one
+/// budget for the whole warpgroup).
+LogicalResult KernelOp::verifyRegions() {
+  SmallVector<RoleOp> roles(getBody().getOps<RoleOp>());
+  for (auto [i, role] : llvm::enumerate(roles)) {
+    for (RoleOp other : ArrayRef<RoleOp>(roles).take_front(i)) {
+      if (other.getRoleName() == role.getRoleName())
+        return role.emitOpError("role '")
+                   .append(role.getRoleName(), "' is already declared")
+                   .attachNote(other.getLoc())
+               << "the first declaration is here";
+      for (int64_t wg : role.getWarpgroups()) {
+        if (!llvm::is_contained(other.getWarpgroups(), wg))
+          continue;
+        if (role.getMaxRegs() && other.getMaxRegs() &&
+            *role.getMaxRegs() != *other.getMaxRegs())
+          return role.emitOpError("role '")
+                     .append(role.getRoleName(), "' gives warpgroup ", wg, " ",
+                             *role.getMaxRegs(),
+                             " registers per thread, but role '",
+                             other.getRoleName(), "' gives it ",
+                             *other.getMaxRegs(),
+                             "; setmaxnreg sets one budget for a whole "
+                             "warpgroup")
+                     .attachNote(other.getLoc())
+                 << "'" << other.getRoleName() << "' sets its budget here";
+        for (int64_t warp : role.getWarpList()) {
+          if (!llvm::is_contained(other.getWarpList(), warp))
+            continue;
+          return role.emitOpError("role '")
+                     .append(role.getRoleName(), "' runs on warp ", warp,
+                             " of warpgroup ", wg, ", which role '",
+                             other.getRoleName(), "' already runs on")
+                     .attachNote(other.getLoc())
+                 << "'" << other.getRoleName() << "' is declared here";
+        }
+      }
     }
   }
   return success();
@@ -156,8 +260,7 @@ LogicalResult DimOp::verify() {
 OpFoldResult DimOp::fold(FoldAdaptor) {
   auto type = cast<GlobalType>(getTensor().getType());
   int64_t index = static_cast<int64_t>(getIndex());
-  if (index < 0 || index >= (int64_t)type.getRank() ||
-      type.isDynamicDim(index))
+  if (index < 0 || index >= (int64_t)type.getRank() || type.isDynamicDim(index))
     return {};
   return IntegerAttr::get(IntegerType::get(getContext(), 32),
                           type.getShape()[getIndex()]);
@@ -171,15 +274,12 @@ LogicalResult TmemAllocOp::verify() {
   if (!getKernel(*this).isBlackwell())
     return emitOpError("tensor memory needs sm_100a, the kernel targets ")
            << getKernel(*this).getTarget();
-  if (getCtaGroup() != 1 && getCtaGroup() != 2)
-    return emitOpError("cta_group must be 1 or 2, got ") << getCtaGroup();
-  return success();
+  return verifyCtaGroup(*this, getCtaGroup());
 }
 
 LogicalResult BarrierAllocOp::verify() {
   if (getArrivals() < 1 || getArrivals() > (1 << 20) - 1)
-    return emitOpError("arrivals must be 1 to 1048575, got ")
-           << getArrivals();
+    return emitOpError("arrivals must be 1 to 1048575, got ") << getArrivals();
   if (cast<BarrierType>(getType()).getRemote())
     return emitOpError("allocates local barriers; take a remote view with "
                        "tile.barrier.remote_view");
@@ -197,9 +297,8 @@ LogicalResult BarrierRemoteViewOp::verify() {
   int64_t clusterSize = getKernel(*this).getClusterSize();
   int64_t cta = static_cast<int64_t>(getCta());
   if (cta < 0 || cta >= clusterSize)
-    return emitOpError("cta ") << getCta()
-                               << " is not in the cluster of " << clusterSize
-                               << " CTAs";
+    return emitOpError("cta ") << getCta() << " is not in the cluster of "
+                               << clusterSize << " CTAs";
   return success();
 }
 
@@ -211,13 +310,14 @@ LogicalResult BarrierArriveOp::verify() {
   if (getExpectTx() && static_cast<int64_t>(*getExpectTx()) >= (1 << 20))
     return emitOpError("expect_tx must be 0 to 1048575 bytes, got ")
            << *getExpectTx();
-  return success();
+  return verifyBarrierIndex(*this, getBarrier(), getIndex());
 }
 
 LogicalResult BarrierWaitOp::verify() {
   if (cast<BarrierType>(getBarrier().getType()).getRemote())
-    return emitOpError("cannot wait on a remote barrier; wait on the local one");
-  return success();
+    return emitOpError(
+        "cannot wait on a remote barrier; wait on the local one");
+  return verifyBarrierIndex(*this, getBarrier(), getIndex());
 }
 
 //===----------------------------------------------------------------------===//
@@ -263,7 +363,8 @@ LogicalResult CopyAsyncOp::verify() {
            << " coordinates, got " << getGlobalIndices().size();
   if (isLoad()) {
     if (!getBarrier())
-      return emitOpError("a global->shared copy needs a barrier to complete on");
+      return emitOpError(
+          "a global->shared copy needs a barrier to complete on");
     auto bar = cast<BarrierType>(getBarrier().getType());
     if (bar.getKind() != BarrierKind::tma)
       return emitOpError("a global->shared copy completes on a tma barrier, "
@@ -278,8 +379,8 @@ LogicalResult CopyAsyncOp::verify() {
     if (getMulticast())
       return emitOpError("multicast applies to global->shared copies only");
   }
-  if (getCtaGroup() != 1 && getCtaGroup() != 2)
-    return emitOpError("cta_group must be 1 or 2, got ") << getCtaGroup();
+  if (failed(verifyCtaGroup(*this, getCtaGroup())))
+    return failure();
   int64_t clusterSize = getKernel(*this).getClusterSize();
   if (auto mask = getMulticast()) {
     int64_t bits = static_cast<int64_t>(*mask);
@@ -287,11 +388,10 @@ LogicalResult CopyAsyncOp::verify() {
       return emitOpError("multicast mask ")
              << *mask << " names CTAs outside the cluster of " << clusterSize;
   }
-  if (getCtaGroup() == 2 && clusterSize % 2 != 0)
-    return emitOpError("cta_group 2 needs clusters of an even number of CTAs, "
-                       "got ")
-           << clusterSize;
-  return success();
+  if (failed(verifyTileIndices(*this, "shared tile", smem, getSmemIndices(),
+                               std::nullopt)))
+    return failure();
+  return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
 }
 
 //===----------------------------------------------------------------------===//
@@ -311,15 +411,13 @@ LogicalResult GemmAsyncOp::verify() {
   if (!isMmaInputType(a.getElementType()))
     return emitOpError("MMA inputs must be f16, bf16, f8E4M3FN or f8E5M2, got ")
            << a.getElementType();
-  for (auto [name, type, indices] :
-       {std::make_tuple("A", a, getAIndices()),
-        std::make_tuple("B", b, getBIndices())}) {
+  for (auto [name, type, indices] : {std::make_tuple("A", a, getAIndices()),
+                                     std::make_tuple("B", b, getBIndices())}) {
     if (type.getRank() < 2)
       return emitOpError(name) << " must be a 2-D tile or a stack of them";
     if (indices.size() != type.getRank() - 1)
       return emitOpError(name)
-             << " of rank " << type.getRank() << " takes "
-             << type.getRank() - 1
+             << " of rank " << type.getRank() << " takes " << type.getRank() - 1
              << " indices (the tile, then its first row), got "
              << indices.size();
     if (type.getSwizzle() == Swizzle::none)
@@ -328,8 +426,7 @@ LogicalResult GemmAsyncOp::verify() {
   }
   int64_t kA = a.getShape().back(), kB = b.getShape().back();
   if (kA != kB)
-    return emitOpError("A and B tiles disagree on K: ")
-           << kA << " and " << kB;
+    return emitOpError("A and B tiles disagree on K: ") << kA << " and " << kB;
   // K is a multiple of the MMA's K step (16, or 32 for fp8) because a swizzled
   // row is a multiple of 32 bytes, which SmemType's verifier guarantees.
 
@@ -338,8 +435,7 @@ LogicalResult GemmAsyncOp::verify() {
     if (getDispatch() == GemmDispatch::tcgen05)
       return emitOpError("tcgen05 accumulates in tensor memory, not in a "
                          "register fragment");
-    if (kernel && kernel.isBlackwell() &&
-        getDispatch() == GemmDispatch::auto_)
+    if (kernel && kernel.isBlackwell() && getDispatch() == GemmDispatch::auto_)
       return emitOpError("sm_100a has no wgmma: accumulate in tensor memory "
                          "with dispatch tcgen05");
     if (frag.getLayout() != FragLayout::wgmma_acc)
@@ -366,6 +462,9 @@ LogicalResult GemmAsyncOp::verify() {
       return emitOpError("wgmma has no cta_group; got ") << getCtaGroup();
     if (getAccumulate())
       return emitOpError("wgmma always accumulates; start from tile.frag.zero");
+    if (failed(verifyTileIndices(*this, "A", a, getAIndices(), m)) ||
+        failed(verifyTileIndices(*this, "B", b, getBIndices(), n)))
+      return failure();
   } else {
     auto tmem = cast<TmemType>(getAcc().getType());
     if (getDispatch() == GemmDispatch::wgmma)
@@ -382,24 +481,26 @@ LogicalResult GemmAsyncOp::verify() {
       return emitOpError("accumulator must be f32, got ")
              << tmem.getElementType();
     int64_t cg = getCtaGroup();
-    if (cg != 1 && cg != 2)
-      return emitOpError("cta_group must be 1 or 2, got ") << cg;
+    if (failed(verifyCtaGroup(*this, cg)))
+      return failure();
     int64_t m = a.getShape()[a.getRank() - 2] * cg;
     int64_t n = b.getShape()[b.getRank() - 2] * cg;
-    bool mOk = cg == 1 ? (m == 64 || m == 128) : (m == 128 || m == 256);
-    if (!mOk)
-      return emitOpError("tcgen05 M of ")
-             << m << " (A rows x cta_group) is not supported with cta_group "
-             << cg << "; use " << (cg == 1 ? "64 or 128" : "128 or 256");
-    int64_t nStep = cg == 1 ? 8 : 16;
-    if (n < nStep || n > 256 || n % nStep != 0)
-      return emitOpError("tcgen05 N of ")
-             << n << " (B rows x cta_group) must be a multiple of " << nStep
-             << " in " << nStep << "..256";
-    if (n > tmem.getShape()[1])
-      return emitOpError("N of ") << n << " does not fit the "
-                                  << tmem.getShape()[1]
+    if (auto err = tilec::checkTcgen05Shape(m, n, cg))
+      return emitOpError(*err);
+    if (failed(verifyTileIndices(*this, "A", a, getAIndices(),
+                                 a.getShape()[a.getRank() - 2])) ||
+        failed(verifyTileIndices(*this, "B", b, getBIndices(),
+                                 b.getShape()[b.getRank() - 2])))
+      return failure();
+    int64_t columns = tmem.getShape()[1];
+    if (n > columns)
+      return emitOpError("N of ") << n << " does not fit the " << columns
                                   << " tensor-memory columns";
+    std::optional<int64_t> column = getConstantIndex(getAccColumn());
+    if (column && (*column < 0 || *column + n > columns))
+      return emitOpError("accumulator columns ")
+             << *column << " to " << *column + n - 1
+             << " are outside the tensor memory's " << columns << " columns";
   }
   return success();
 }
@@ -407,8 +508,9 @@ LogicalResult GemmAsyncOp::verify() {
 LogicalResult GemmCommitOp::verify() {
   if (getBarrier() && !getIndex())
     return emitOpError("a barrier needs an index");
-  if (getCtaGroup() != 1 && getCtaGroup() != 2)
-    return emitOpError("cta_group must be 1 or 2, got ") << getCtaGroup();
+  if (failed(verifyCtaGroup(*this, getCtaGroup())) ||
+      failed(verifyBarrierIndex(*this, getBarrier(), getIndex())))
+    return failure();
   KernelOp kernel = getKernel(*this);
   if (kernel && kernel.isBlackwell() && !getBarrier())
     return emitOpError("on sm_100a a commit signals a barrier");
@@ -423,6 +525,80 @@ LogicalResult GemmCommitOp::verify() {
 //===----------------------------------------------------------------------===//
 // Tensor memory and fragments
 //===----------------------------------------------------------------------===//
+
+/// The asynchronous op (a wgmma tile.gemm_async, a tile.tmem_load) whose
+/// result may still be in flight when `value` is read: the value flows from
+/// it, through loops and branches, without a tile.gemm_wait (pending 0) or a
+/// tile.tmem_wait in between. Null when the value is settled.
+static Operation *findInFlightProducer(Value value,
+                                       llvm::SmallPtrSetImpl<Value> &seen) {
+  if (!seen.insert(value).second)
+    return nullptr;
+  auto fromYields = [&](Operation *parent, unsigned index) -> Operation * {
+    for (Region &region : parent->getRegions())
+      for (Block &block : region)
+        if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator()))
+          if (index < yield.getNumOperands())
+            if (Operation *op =
+                    findInFlightProducer(yield.getOperand(index), seen))
+              return op;
+    return nullptr;
+  };
+  if (auto result = dyn_cast<OpResult>(value)) {
+    Operation *def = result.getOwner();
+    if (isa<GemmAsyncOp, TmemLoadOp>(def))
+      return def;
+    // A wait that leaves groups pending may leave this one in flight.
+    if (auto wait = dyn_cast<GemmWaitOp>(def))
+      return wait.getPending() == 0 ? nullptr
+                                    : findInFlightProducer(wait.getAcc(), seen);
+    if (isa<scf::ForOp, scf::IfOp>(def))
+      return fromYields(def, result.getResultNumber());
+    if (auto loop = dyn_cast<scf::WhileOp>(def))
+      return findInFlightProducer(
+          loop.getConditionOp().getArgs()[result.getResultNumber()], seen);
+    return nullptr;
+  }
+  auto arg = cast<BlockArgument>(value);
+  if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())) {
+    if (arg.getArgNumber() == 0)
+      return nullptr;
+    unsigned index = arg.getArgNumber() - 1;
+    if (Operation *op = findInFlightProducer(loop.getInitArgs()[index], seen))
+      return op;
+    return fromYields(loop, index);
+  }
+  if (auto loop = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp())) {
+    unsigned index = arg.getArgNumber();
+    if (arg.getOwner() == &loop.getBefore().front()) {
+      if (Operation *op = findInFlightProducer(loop.getInits()[index], seen))
+        return op;
+      return fromYields(loop, index);
+    }
+    return findInFlightProducer(loop.getConditionOp().getArgs()[index], seen);
+  }
+  return nullptr;
+}
+
+/// Reading a fragment needs its asynchronous producer to be done.
+static LogicalResult verifySettled(Operation *op, Value fragment) {
+  if (!isa<FragType>(fragment.getType()))
+    return success();
+  llvm::SmallPtrSet<Value, 8> seen;
+  Operation *producer = findInFlightProducer(fragment, seen);
+  if (!producer)
+    return success();
+  if (isa<TmemLoadOp>(producer))
+    return op->emitOpError("reads a fragment that a tile.tmem_load may still "
+                           "be filling; wait for it with tile.tmem_wait first")
+               .attachNote(producer->getLoc())
+           << "the tmem_load is here";
+  return op->emitOpError("reads an accumulator that a tile.gemm_async may "
+                         "still be writing; wait for it with tile.gemm_wait "
+                         "(pending 0) first")
+             .attachNote(producer->getLoc())
+         << "the gemm_async is here";
+}
 
 LogicalResult TmemLoadOp::verify() {
   auto tmem = cast<TmemType>(getTmem().getType());
@@ -440,6 +616,11 @@ LogicalResult TmemLoadOp::verify() {
     return emitOpError("loads a power-of-two number of columns up to 128 that "
                        "fits tensor memory, got ")
            << cols;
+  std::optional<int64_t> column = getConstantIndex(getColumn());
+  if (column && (*column < 0 || *column + cols > tmem.getShape()[1]))
+    return emitOpError("columns ") << *column << " to " << *column + cols - 1
+                                   << " are outside the tensor memory's "
+                                   << tmem.getShape()[1] << " columns";
   return success();
 }
 
@@ -449,7 +630,7 @@ LogicalResult FragCastOp::verify() {
   if (in.getShape() != out.getShape() || in.getLayout() != out.getLayout())
     return emitOpError("changes only the element type; got ")
            << in << " -> " << out;
-  return success();
+  return verifySettled(*this, getSource());
 }
 
 LogicalResult FragElementwiseOp::verify() {
@@ -457,12 +638,14 @@ LogicalResult FragElementwiseOp::verify() {
   Type rhs = getRhs().getType();
   if (rhs != lhs && rhs != lhs.getElementType())
     return emitOpError("right operand must be a fragment of type ")
-           << lhs << " or a scalar of type " << lhs.getElementType()
-           << ", got " << rhs;
+           << lhs << " or a scalar of type " << lhs.getElementType() << ", got "
+           << rhs;
   if (!lhs.getElementType().isF32())
     return emitOpError("epilogue math is done in f32, got ")
            << lhs.getElementType();
-  return success();
+  if (failed(verifySettled(*this, getLhs())))
+    return failure();
+  return verifySettled(*this, getRhs());
 }
 
 LogicalResult FragStoreOp::verify() {
@@ -483,6 +666,25 @@ LogicalResult FragStoreOp::verify() {
   if (frag.getShape()[1] != cols)
     return emitOpError("fragment has ")
            << frag.getShape()[1] << " columns, the tile has " << cols;
+  if (failed(verifyTileIndices(*this, "destination", smem, getIndices(),
+                               frag.getShape()[0])))
+    return failure();
+  return verifySettled(*this, getValue());
+}
+
+LogicalResult GemmWaitOp::verify() {
+  // wgmma.wait_group takes a pending count of 0 to 7.
+  if (getPending() > 7)
+    return emitOpError("pending is 0 to 7 wgmma groups, got ")
+           << static_cast<int64_t>(getPending());
+  return success();
+}
+
+LogicalResult BulkWaitOp::verify() {
+  // cp.async.bulk.wait_group takes a pending count of 0 to 63.
+  if (getPending() > 63)
+    return emitOpError("pending is 0 to 63 copy groups, got ")
+           << static_cast<int64_t>(getPending());
   return success();
 }
 
@@ -496,7 +698,9 @@ static LogicalResult verifyBlock(Operation *op, ArrayRef<int64_t> block) {
   return success();
 }
 
-LogicalResult SchedNumTilesOp::verify() { return verifyBlock(*this, getBlock()); }
+LogicalResult SchedNumTilesOp::verify() {
+  return verifyBlock(*this, getBlock());
+}
 
 LogicalResult SchedCoordsOp::verify() {
   if (getGroup() < 1)

@@ -80,6 +80,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
   }];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
 }
 
 def Tile_RoleOp : Tile_Op<"role", [
@@ -377,6 +378,7 @@ def Tile_BulkWaitOp : Tile_Op<"bulk_wait"> {
   }];
   let arguments = (ins I64Attr:$pending, UnitAttr:$read);
   let assemblyFormat = "$pending (`read` $read^)? attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -442,6 +444,7 @@ def Tile_GemmWaitOp : Tile_Op<"gemm_wait", [AllTypesMatch<["acc", "result"]>]> {
   let arguments = (ins Tile_AnyFrag:$acc, I64Attr:$pending);
   let results = (outs Tile_AnyFrag:$result);
   let assemblyFormat = "$acc `pending` $pending attr-dict `:` type($acc)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

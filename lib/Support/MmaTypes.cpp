@@ -115,18 +115,18 @@ TileCoord wgmmaAccumulatorCoord(uint32_t ThreadInWarpgroup, uint32_t Reg) {
 std::optional<std::string> checkTcgen05Shape(uint32_t M, uint32_t N,
                                              uint32_t CtaGroup) {
   if (CtaGroup != 1 && CtaGroup != 2)
-    return formatMessage("tcgen05.mma cta_group must be 1 or 2, got ",
-                         CtaGroup);
+    return formatMessage("cta_group must be 1 or 2, got ", CtaGroup);
   // cta_group::2 doubles M (each CTA holds half) and steps N by 16.
   uint32_t SmallM = 64 * CtaGroup;
   uint32_t NStep = 8 * CtaGroup;
   if (M != SmallM && M != 2 * SmallM)
-    return formatMessage("tcgen05.mma with cta_group::", CtaGroup, " needs m ",
-                         SmallM, " or ", 2 * SmallM, ", got m=", M);
+    return formatMessage("tcgen05 M of ", M,
+                         " is not supported with "
+                         "cta_group ",
+                         CtaGroup, "; use ", SmallM, " or ", 2 * SmallM);
   if (N < NStep || N > 256 || N % NStep != 0)
-    return formatMessage("tcgen05.mma with cta_group::", CtaGroup,
-                         " needs n a multiple of ", NStep, " in [", NStep,
-                         ", 256], got n=", N);
+    return formatMessage("tcgen05 N of ", N, " must be a multiple of ", NStep,
+                         " in ", NStep, "..256");
   return std::nullopt;
 }
 

@@ -49,9 +49,9 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
       SmemType smem = copy.getSmemType();
       auto plan = tilec::planTmaBoxes(*getTileLayout(smem));
       int64_t arg = getArgNumber(copy.getGlobal());
-      auto key = std::make_tuple(arg, (int64_t)plan->BoxRows,
-                                 (int64_t)plan->BoxCols,
-                                 getSwizzleBytes(smem.getSwizzle()));
+      auto key =
+          std::make_tuple(arg, (int64_t)plan->BoxRows, (int64_t)plan->BoxCols,
+                          getSwizzleBytes(smem.getSwizzle()));
       auto [it, inserted] = maps.try_emplace(key, (int64_t)params.size());
       if (inserted) {
         GlobalType global = copy.getGlobalType();
@@ -145,18 +145,9 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
         return gemm.emitOpError("wgmma cannot use this N: ") << *err;
       return success();
     }
+    // Shapes and cta_group were checked by the op's verifier.
     gemm.setDispatchAttr(
         GemmDispatchAttr::get(gemm.getContext(), GemmDispatch::tcgen05));
-    auto b = cast<SmemType>(gemm.getB().getType());
-    int64_t cg = gemm.getCtaGroup();
-    int64_t m = a.getShape()[a.getRank() - 2] * cg;
-    int64_t n = b.getShape()[b.getRank() - 2] * cg;
-    if (auto err = tilec::checkTcgen05Shape(m, n, cg))
-      return gemm.emitOpError("tcgen05.mma cannot use this shape: ") << *err;
-    if (cg == 2 && kernel.getClusterSize() % 2 != 0)
-      return gemm.emitOpError("cta_group 2 needs clusters of an even number of "
-                              "CTAs, got ")
-             << kernel.getClusterSize();
     return success();
   }
 };

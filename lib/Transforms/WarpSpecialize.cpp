@@ -88,9 +88,10 @@ struct WarpSpecializePass
         break;
       case ThreadScope::warpgroup:
       case ThreadScope::cta: {
-        Value tid = IdOp::create(b, loc, op.getScope() == ThreadScope::cta
-                                             ? IdKind::thread
-                                             : IdKind::thread_in_warpgroup);
+        Value tid = IdOp::create(b, loc,
+                                 op.getScope() == ThreadScope::cta
+                                     ? IdKind::thread
+                                     : IdKind::thread_in_warpgroup);
         cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                      constI32(b, loc, 0));
         break;
@@ -145,7 +146,8 @@ struct WarpSpecializePass
     if (!tmemAllocs.empty()) {
       auto alloc = cast<TmemAllocOp>(tmemAllocs[0]);
       // After the sync every thread reads the address tcgen05.alloc wrote.
-      auto address = TmemAddressOp::create(b, loc, alloc.getType(), alloc.getResult());
+      auto address =
+          TmemAddressOp::create(b, loc, alloc.getType(), alloc.getResult());
       alloc.getResult().replaceAllUsesExcept(address.getResult(), address);
     }
     return success();
@@ -201,6 +203,7 @@ struct WarpSpecializePass
     // Warpgroups that run the same roles share one branch.
     int64_t numWarpgroups = kernel.getWarpgroups();
     SmallVector<std::pair<SmallVector<RoleOp>, SmallVector<int64_t>>> classes;
+    // The roles of a warpgroup agree on its budget (KernelOp's verifier).
     DenseMap<int64_t, RoleOp> budgetOwner;
     for (int64_t wg = 0; wg < numWarpgroups; ++wg) {
       SmallVector<RoleOp> members;
@@ -208,21 +211,13 @@ struct WarpSpecializePass
         if (!llvm::is_contained(role.getWarpgroups(), wg))
           continue;
         members.push_back(role);
-        if (!role.getMaxRegs())
-          continue;
-        auto [it, inserted] = budgetOwner.try_emplace(wg, role);
-        if (!inserted && it->second.getMaxRegs() != role.getMaxRegs())
-          return role.emitOpError("register budget ")
-                     .append(*role.getMaxRegs(), " for warpgroup ", wg,
-                             " differs from the budget ",
-                             *it->second.getMaxRegs(),
-                             " of another role in the same warpgroup")
-                     .attachNote(it->second.getLoc())
-                 << "the other role";
+        if (role.getMaxRegs())
+          budgetOwner.try_emplace(wg, role);
       }
       if (members.empty())
         continue;
-      auto it = llvm::find_if(classes, [&](auto &c) { return c.first == members; });
+      auto it =
+          llvm::find_if(classes, [&](auto &c) { return c.first == members; });
       if (it == classes.end())
         classes.push_back({members, {wg}});
       else
@@ -234,8 +229,8 @@ struct WarpSpecializePass
     int64_t total = 0;
     for (int64_t wg = 0; wg < numWarpgroups; ++wg) {
       auto it = budgetOwner.find(wg);
-      total += 128 * (it == budgetOwner.end() ? startRegs
-                                              : *it->second.getMaxRegs());
+      total += 128 *
+               (it == budgetOwner.end() ? startRegs : *it->second.getMaxRegs());
     }
     if (total > 65536)
       return roles.front().emitOpError("register budgets need ")

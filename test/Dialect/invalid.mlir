@@ -571,7 +571,7 @@ tile.kernel @tcgen05_m() attributes {target = "sm_100a", warpgroups = 1 : i64, g
   %a = tile.smem_alloc : !tile.smem<32x64xf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
-  // expected-error @below {{'tile.gemm_async' op tcgen05 M of 32 (A rows x cta_group) is not supported with cta_group 1; use 64 or 128}}
+  // expected-error @below {{'tile.gemm_async' op tcgen05 M of 32 is not supported with cta_group 1; use 64 or 128}}
   tile.gemm_async %t[%c0], %a[%c0], %b[%c0] : !tile.tmem<128x256xf32>, !tile.smem<32x64xf16, swizzle_128b>, !tile.smem<128x64xf16, swizzle_128b>
 }
 
@@ -582,7 +582,7 @@ tile.kernel @tcgen05_n() attributes {target = "sm_100a", warpgroups = 1 : i64, c
   %a = tile.smem_alloc : !tile.smem<64x64xf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<136x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
-  // expected-error @below {{'tile.gemm_async' op tcgen05 N of 272 (B rows x cta_group) must be a multiple of 16 in 16..256}}
+  // expected-error @below {{'tile.gemm_async' op tcgen05 N of 272 must be a multiple of 16 in 16..256}}
   tile.gemm_async %t[%c0], %a[%c0], %b[%c0] {cta_group = 2 : i64} : !tile.tmem<128x512xf32>, !tile.smem<64x64xf16, swizzle_128b>, !tile.smem<136x64xf16, swizzle_128b>
 }
 
@@ -847,3 +847,178 @@ tile.kernel @sched_group() attributes {target = "sm_90a", warpgroups = 1 : i64, 
 
 // expected-error @below {{grid axis must be positive, got 0}}
 "test.axis"() {axis = #tile.grid_axis<0>} : () -> ()
+
+// -----
+
+// Roles of one kernel partition its warps.
+tile.kernel @role_name_twice() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-note @below {{the first declaration is here}}
+  tile.role "r" warpgroups [0] {
+  }
+  // expected-error @below {{'tile.role' op role 'r' is already declared}}
+  tile.role "r" warpgroups [1] {
+  }
+}
+
+// -----
+
+tile.kernel @role_warp_overlap() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-note @below {{'a' is declared here}}
+  tile.role "a" warpgroups [0, 1] warps [0, 1] {
+  }
+  // expected-error @below {{'tile.role' op role 'b' runs on warp 1 of warpgroup 1, which role 'a' already runs on}}
+  tile.role "b" warpgroups [1] warps [1, 2] {
+  }
+}
+
+// -----
+
+tile.kernel @role_budget_conflict() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-note @below {{'a' sets its budget here}}
+  tile.role "a" warpgroups [0] warps [0] max_regs 40 {
+  }
+  // expected-error @below {{'tile.role' op role 'b' gives warpgroup 0 48 registers per thread, but role 'a' gives it 40; setmaxnreg sets one budget for a whole warpgroup}}
+  tile.role "b" warpgroups [0] warps [1] max_regs 48 {
+  }
+}
+
+// -----
+
+tile.kernel @gemm_wait_pending() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.gemm_wait' op pending is 0 to 7 wgmma groups, got 8}}
+  %w = tile.gemm_wait %z pending 8 : !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @bulk_wait_pending() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.bulk_wait' op pending is 0 to 63 copy groups, got 64}}
+  tile.bulk_wait 64
+}
+
+// -----
+
+// Constant indices stay inside the buffer they view.
+tile.kernel @copy_stage_out_of_range(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<4x128x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 4>
+  %c0 = arith.constant 0 : i32
+  %c5 = arith.constant 5 : i32
+  // expected-error @below {{'tile.copy_async' op shared tile index 5 is out of range for dimension 0 of size 4 of '!tile.smem<4x128x64xbf16, swizzle_128b>'}}
+  tile.copy_async %a[%c5], %A[%c0, %c0] barrier %b[%c0] : !tile.smem<4x128x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 4>
+}
+
+// -----
+
+tile.kernel @barrier_index_out_of_range() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<threads, 4>
+  %c4 = arith.constant 4 : i32
+  // expected-error @below {{'tile.barrier.arrive' op barrier index 4 is out of range for an array of 4 barriers}}
+  tile.barrier.arrive %b[%c4] : !tile.barrier<threads, 4>
+}
+
+// -----
+
+tile.kernel @wait_index_out_of_range() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<threads, 2>
+  %c0 = arith.constant 0 : i32
+  %m1 = arith.constant -1 : i32
+  // expected-error @below {{'tile.barrier.wait' op barrier index -1 is out of range for an array of 2 barriers}}
+  tile.barrier.wait %b[%m1], %c0 : !tile.barrier<threads, 2>
+}
+
+// -----
+
+tile.kernel @wgmma_rows_outside_tile() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %c0 = arith.constant 0 : i32
+  %c96 = arith.constant 96 : i32
+  // expected-error @below {{'tile.gemm_async' op A rows 96 to 159 are outside the tile of 128 rows of '!tile.smem<128x64xbf16, swizzle_128b>'}}
+  %r = tile.gemm_async %z, %a[%c96], %b[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<128x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @store_rows_outside_tile() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %d = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
+  %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
+  %c96 = arith.constant 96 : i32
+  // expected-error @below {{'tile.frag.store' op destination rows 96 to 159 are outside the tile of 128 rows of '!tile.smem<128x64xbf16, swizzle_128b>'}}
+  tile.frag.store %z, %d[%c96] : !tile.frag<64x64xbf16, wgmma_acc>, !tile.smem<128x64xbf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @tmem_load_columns() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x128xf32>
+  %c96 = arith.constant 96 : i32
+  // expected-error @below {{'tile.tmem_load' op columns 96 to 159 are outside the tensor memory's 128 columns}}
+  %r = tile.tmem_load %t[%c96] : !tile.tmem<128x128xf32> -> !tile.frag<128x64xf32, row_per_thread>
+}
+
+// -----
+
+tile.kernel @tcgen05_acc_columns() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
+  %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %c192 = arith.constant 192 : i32
+  // expected-error @below {{'tile.gemm_async' op accumulator columns 192 to 319 are outside the tensor memory's 256 columns}}
+  tile.gemm_async %t[%c192], %a[%c0], %a[%c0] : !tile.tmem<128x256xf32>, !tile.smem<128x64xf16, swizzle_128b>, !tile.smem<128x64xf16, swizzle_128b>
+}
+
+// -----
+
+tile.kernel @tcgen05_pair_needs_even_cluster() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
+  %a = tile.smem_alloc : !tile.smem<64x64xf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.gemm_async' op cta_group 2 needs clusters of an even number of CTAs, got 1}}
+  tile.gemm_async %t[%c0], %a[%c0], %a[%c0] {cta_group = 2 : i64} : !tile.tmem<128x256xf32>, !tile.smem<64x64xf16, swizzle_128b>, !tile.smem<64x64xf16, swizzle_128b>
+}
+
+// -----
+
+// An accumulator is read only after the MMAs into it are waited on.
+tile.kernel @read_in_flight_accumulator() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %c0 = arith.constant 0 : i32
+  // expected-note @below {{the gemm_async is here}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.cast' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait (pending 0) first}}
+  %h = tile.frag.cast %r : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xbf16, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @read_in_flight_after_loop(%k: i32) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc = scf.for %i = %c0 to %k step %c1 iter_args(%x = %z) -> (!tile.frag<64x64xf32, wgmma_acc>) : i32 {
+    // expected-note @below {{the gemm_async is here}}
+    %r = tile.gemm_async %x, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+    %w = tile.gemm_wait %r pending 1 : !tile.frag<64x64xf32, wgmma_acc>
+    scf.yield %w : !tile.frag<64x64xf32, wgmma_acc>
+  }
+  %s = arith.constant 2.0 : f32
+  // expected-error @below {{'tile.frag.elementwise' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait (pending 0) first}}
+  %m = tile.frag.elementwise mul %acc, %s : !tile.frag<64x64xf32, wgmma_acc>, f32
+}
+
+// -----
+
+tile.kernel @read_unwaited_tmem_load() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x128xf32>
+  %d = tile.smem_alloc : !tile.smem<128x64xf32, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-note @below {{the tmem_load is here}}
+  %r = tile.tmem_load %t[%c0] : !tile.tmem<128x128xf32> -> !tile.frag<128x64xf32, row_per_thread>
+  // expected-error @below {{'tile.frag.store' op reads a fragment that a tile.tmem_load may still be filling; wait for it with tile.tmem_wait first}}
+  tile.frag.store %r, %d[%c0] : !tile.frag<128x64xf32, row_per_thread>, !tile.smem<128x64xf32, swizzle_128b>
+}

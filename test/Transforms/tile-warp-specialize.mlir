@@ -96,17 +96,6 @@ tile.kernel @tmem() attributes {target = "sm_100a", warpgroups = 1 : i64, cluste
 
 // -----
 
-tile.kernel @budget_conflict() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
-  // expected-note @below {{the other role}}
-  tile.role "a" warpgroups [0] warps [0] max_regs 40 {
-  }
-  // expected-error @below {{'tile.role' op register budget 48 for warpgroup 0 differs from the budget 40 of another role in the same warpgroup}}
-  tile.role "b" warpgroups [0] warps [1] max_regs 48 {
-  }
-}
-
-// -----
-
 tile.kernel @too_many_registers() attributes {target = "sm_90a", warpgroups = 3 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.role' op register budgets need 98304 registers per CTA, over the 65536 of an SM}}
   tile.role "a" warpgroups [0, 1, 2] max_regs 256 {

@@ -122,26 +122,23 @@ TEST(InstrDescTest, F8F6F4Golden) {
 // [8, 256]; cta_group::2 M 128/256, N multiple of 16 in [16, 256].
 TEST(InstrDescTest, IllegalShapes) {
   EXPECT_EQ(idescError(ElemType::BF16, ElemType::BF16, ElemType::F32, 96, 128),
-            "tcgen05.mma with cta_group::1 needs m 64 or 128, got m=96");
-  EXPECT_EQ(idescError(ElemType::BF16, ElemType::BF16, ElemType::F32, 256, 128),
-            "tcgen05.mma with cta_group::1 needs m 64 or 128, got m=256");
-  EXPECT_EQ(idescError(ElemType::BF16, ElemType::BF16, ElemType::F32, 128, 12),
-            "tcgen05.mma with cta_group::1 needs n a multiple of 8 in "
-            "[8, 256], got n=12");
+            "tcgen05 M of 96 is not supported with cta_group 1; use 64 or 128");
   EXPECT_EQ(
-      idescError(ElemType::BF16, ElemType::BF16, ElemType::F32, 128, 264),
-      "tcgen05.mma with cta_group::1 needs n a multiple of 8 in [8, 256], "
-      "got n=264");
+      idescError(ElemType::BF16, ElemType::BF16, ElemType::F32, 256, 128),
+      "tcgen05 M of 256 is not supported with cta_group 1; use 64 or 128");
+  EXPECT_EQ(idescError(ElemType::BF16, ElemType::BF16, ElemType::F32, 128, 12),
+            "tcgen05 N of 12 must be a multiple of 8 in 8..256");
+  EXPECT_EQ(idescError(ElemType::BF16, ElemType::BF16, ElemType::F32, 128, 264),
+            "tcgen05 N of 264 must be a multiple of 8 in 8..256");
   EXPECT_EQ(
       idescError(ElemType::BF16, ElemType::BF16, ElemType::F32, 64, 128, 2),
-      "tcgen05.mma with cta_group::2 needs m 128 or 256, got m=64");
+      "tcgen05 M of 64 is not supported with cta_group 2; use 128 or 256");
   EXPECT_EQ(
       idescError(ElemType::BF16, ElemType::BF16, ElemType::F32, 256, 24, 2),
-      "tcgen05.mma with cta_group::2 needs n a multiple of 16 in [16, 256], "
-      "got n=24");
+      "tcgen05 N of 24 must be a multiple of 16 in 16..256");
   EXPECT_EQ(
       idescError(ElemType::BF16, ElemType::BF16, ElemType::F32, 128, 128, 3),
-      "tcgen05.mma cta_group must be 1 or 2, got 3");
+      "cta_group must be 1 or 2, got 3");
   // The smallest legal N per group: 1 << 17 and 2 << 17.
   EXPECT_EQ(idesc(ElemType::BF16, ElemType::BF16, ElemType::F32, 128, 8),
             0x08020490u);
