@@ -359,3 +359,47 @@ void GridAxisAttr::print(AsmPrinter &printer) const {
             << getTile() << ")";
   printer << '>';
 }
+
+//===----------------------------------------------------------------------===//
+// KernelAbiAttr
+//===----------------------------------------------------------------------===//
+
+int64_t KernelAbiAttr::getParamIndex(Attribute param) const {
+  for (auto [i, attr] : llvm::enumerate(getParams()))
+    if (attr == param)
+      return i;
+  return -1;
+}
+
+int64_t KernelAbiAttr::getDimParamIndex(int64_t arg, int64_t dim) const {
+  return getParamIndex(DimParamAttr::get(getContext(), arg, dim));
+}
+
+int64_t KernelAbiAttr::getScalarParamIndex(int64_t arg) const {
+  return getParamIndex(ScalarParamAttr::get(getContext(), arg));
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringAttr name = attr.getName();
+  if (name == getKernelAbiAttrHelper().getName()) {
+    if (!isa<KernelAbiAttr>(attr.getValue()))
+      return op->emitError("'")
+             << name.getValue() << "' must be a #tile.kernel_abi, got "
+             << attr.getValue();
+    return success();
+  }
+  if (name == getArgAttrHelper().getName()) {
+    if (!isa<IntegerAttr>(attr.getValue()))
+      return op->emitError("'")
+             << name.getValue() << "' must be an integer (the kernel argument "
+             << "a value stands for), got " << attr.getValue();
+    return success();
+  }
+  return op->emitError("unknown tile dialect attribute '")
+         << name.getValue() << "'";
+}

@@ -14,7 +14,6 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "dialects/Tile/TileDialect.h.inc"
 #include "dialects/Tile/TileEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES
@@ -22,6 +21,10 @@
 
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Tile/TileAttrs.h.inc"
+
+// After the attributes: the dialect's helpers for its discardable attributes
+// name their classes.
+#include "dialects/Tile/TileDialect.h.inc"
 
 #define GET_OP_CLASSES
 #include "dialects/Tile/TileOps.h.inc"

@@ -18,6 +18,12 @@ def Tile_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  // Attributes the passes put on ops of other dialects.
+  let discardableAttrs = (ins
+    "KernelAbiAttr":$kernel_abi,
+    "::mlir::IntegerAttr":$arg
+  );
+  let hasOperationAttrVerify = 1;
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::scf::SCFDialect"

@@ -133,6 +133,10 @@ LogicalResult KernelOp::verify() {
            << getClusterSize() << " CTAs is over the limit of 16";
   if (!getFunctionType().getResults().empty())
     return emitOpError("a kernel returns no values");
+  if (auto names = getArgNames(); names && names->size() != getNumArguments())
+    return emitOpError("has ")
+           << names->size() << " argument names for " << getNumArguments()
+           << " arguments";
   for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
     if (!isa<GlobalType>(type) && !type.isSignlessInteger(32) &&
         !type.isSignlessInteger(64) && !type.isF32())
@@ -158,6 +162,44 @@ LogicalResult KernelOp::verify() {
     }
   }
   return success();
+}
+
+std::string KernelOp::getArgName(unsigned i) {
+  if (auto names = getArgNames())
+    if (i < names->size())
+      return cast<StringAttr>((*names)[i]).str();
+  return "arg" + std::to_string(i);
+}
+
+KernelAbiAttr KernelOp::getAbi() {
+  MLIRContext *ctx = getContext();
+  SmallVector<Attribute> params;
+  // The distinct tensor maps of the copies, in the order the copies appear.
+  llvm::SmallDenseSet<Attribute> maps;
+  walk([&](CopyAsyncOp copy) {
+    if (TensorMapParamAttr map = copy.getTensormapAttr())
+      if (maps.insert(map).second)
+        params.push_back(map);
+  });
+  ArrayRef<Type> argTypes = getArgumentTypes();
+  for (auto [i, type] : llvm::enumerate(argTypes))
+    if (auto global = dyn_cast<GlobalType>(type))
+      for (unsigned d = 0; d < global.getRank(); ++d)
+        if (global.isDynamicDim(d))
+          params.push_back(DimParamAttr::get(ctx, i, d));
+  for (auto [i, type] : llvm::enumerate(argTypes))
+    if (!isa<GlobalType>(type))
+      params.push_back(ScalarParamAttr::get(ctx, i));
+  SmallVector<Attribute> names, types;
+  for (auto [i, type] : llvm::enumerate(argTypes)) {
+    names.push_back(StringAttr::get(ctx, getArgName(i)));
+    types.push_back(TypeAttr::get(type));
+  }
+  return KernelAbiAttr::get(ctx, ArrayAttr::get(ctx, params),
+                            ArrayAttr::get(ctx, names),
+                            ArrayAttr::get(ctx, types), getNumThreads(),
+                            getClusterAttr(), getSmemBytes().value_or(0),
+                            getGrid(), getGridAxesAttr(), getTargetAttr());
 }
 
 /// Roles partition the warps: no warp runs two roles, and the roles that

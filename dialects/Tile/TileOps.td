@@ -59,7 +59,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1, 1}">:$cluster,
                        Tile_GridPolicyAttr:$grid,
                        OptionalAttr<TypedArrayAttrBase<Tile_GridAxisAttr, "grid axes">>:$grid_axes,
-                       OptionalAttr<I64Attr>:$smem_bytes);
+                       OptionalAttr<I64Attr>:$smem_bytes,
+                       OptionalAttr<StrArrayAttr>:$arg_names);
   let regions = (region SizedRegion<1>:$body);
   let extraClassDeclaration = [{
     ::mlir::Region *getCallableRegion() { return &getBody(); }
@@ -77,6 +78,13 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       return c[0] * c[1] * c[2];
     }
     bool isBlackwell() { return getTarget() == "sm_100a"; }
+    /// The kernel's ABI: its parameter list (the distinct tensor maps of its
+    /// copies in order, then one i32 per dynamic dimension, then the
+    /// scalars), argument names and types, launch shape and shared memory.
+    /// The one place the parameter list is computed.
+    KernelAbiAttr getAbi();
+    /// The name of argument `i` (`arg<i>` when the author gave none).
+    std::string getArgName(unsigned i);
   }];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -337,7 +345,8 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
                                          "::mlir::tile::CopyDispatch::auto_">:$dispatch,
                        OptionalAttr<I64Attr>:$multicast,
                        DefaultValuedAttr<I64Attr, "1">:$cta_group,
-                       UnitAttr:$reduce_add);
+                       UnitAttr:$reduce_add,
+                       OptionalAttr<Tile_TensorMapParamAttr>:$tensormap);
   let assemblyFormat = [{
     $dst `[` $dstIndices `]` `,` $src `[` $srcIndices `]`
     (`barrier` $barrier^ `[` $barrierIndex `]`)?

@@ -136,4 +136,64 @@ def Tile_GridAxisAttr : Tile_Attr<"GridAxis", "grid_axis"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// The kernel ABI: what the launcher passes, computed by KernelOp::getAbi()
+//===----------------------------------------------------------------------===//
+
+def Tile_TensorMapParamAttr : Tile_Attr<"TensorMapParam", "tensormap"> {
+  let summary = "a TMA descriptor built from a tensor argument, passed by value";
+  let description = [{
+    The tensor map the runtime builds from kernel argument `arg` with the box
+    `box` (outermost dimension first) and the swizzle of the shared tile it
+    fills. tile-dispatch puts one on every copy_async; the kernel takes each
+    distinct one once. `#tile.tensormap<arg = 0, box = [128, 64], swizzle = swizzle_128b>`
+  }];
+  let parameters = (ins "int64_t":$arg, ArrayRefParameter<"int64_t">:$box,
+                        EnumParameter<Tile_Swizzle>:$swizzle);
+  let assemblyFormat =
+      "`<` `arg` `=` $arg `,` `box` `=` `[` $box `]` `,` `swizzle` `=` $swizzle `>`";
+}
+
+def Tile_DimParamAttr : Tile_Attr<"DimParam", "dim_param"> {
+  let summary = "a dynamic dimension of a tensor argument, passed as i32";
+  let description = [{ `#tile.dim_param<arg = 0, dim = 1>` }];
+  let parameters = (ins "int64_t":$arg, "int64_t":$dim);
+  let assemblyFormat = "`<` `arg` `=` $arg `,` `dim` `=` $dim `>`";
+}
+
+def Tile_ScalarParamAttr : Tile_Attr<"ScalarParam", "scalar_param"> {
+  let summary = "a scalar argument, passed as itself";
+  let description = [{ `#tile.scalar_param<arg = 2>` }];
+  let parameters = (ins "int64_t":$arg);
+  let assemblyFormat = "`<` `arg` `=` $arg `>`";
+}
+
+def Tile_KernelAbiAttr : Tile_Attr<"KernelAbi", "kernel_abi"> {
+  let summary = "what a launcher needs to call a kernel, in one typed attribute";
+  let description = [{
+    The kernel's parameters in order (tensor maps, then dynamic dimensions,
+    then scalars), its arguments as the author named and typed them, the
+    block size, cluster shape, dynamic shared memory, grid policy and target.
+    KernelOp::getAbi() computes it; the conversion to NVVM keeps it on the
+    llvm.func as `tile.kernel_abi`, where the bundle writer reads it.
+  }];
+  let parameters = (ins
+    "::mlir::ArrayAttr":$params,
+    "::mlir::ArrayAttr":$argNames,
+    "::mlir::ArrayAttr":$argTypes,
+    "int64_t":$threads,
+    "::mlir::DenseI64ArrayAttr":$cluster,
+    "int64_t":$smemBytes,
+    EnumParameter<Tile_GridPolicy>:$grid,
+    OptionalParameter<"::mlir::ArrayAttr">:$gridAxes,
+    "::mlir::StringAttr":$target);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// The position of a parameter in the kernel's parameter list, or -1.
+    int64_t getParamIndex(::mlir::Attribute param) const;
+    int64_t getDimParamIndex(int64_t arg, int64_t dim) const;
+    int64_t getScalarParamIndex(int64_t arg) const;
+  }];
+}
+
 #endif // TILE_TYPES_TD

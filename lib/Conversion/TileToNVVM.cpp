@@ -198,33 +198,28 @@ SmallVector<Value> operandGroup(OpT op, ArrayRef<ValueRange> operands,
   return values;
 }
 
+/// Marks the placeholder that stands for a global tensor argument.
+constexpr llvm::StringLiteral kTileArgAttr =
+    TileDialect::ArgAttrHelper::getNameStr();
+
 /// The llvm.func a converted op sits in.
 LLVM::LLVMFuncOp getFunc(Operation *op) {
   return op->getParentOfType<LLVM::LLVMFuncOp>();
 }
 
-/// The index in the kernel's parameter list of the param with `kind` for
-/// argument `arg` (and dimension `dim` for dims), or -1.
-int64_t findParam(LLVM::LLVMFuncOp func, StringRef kind, int64_t arg,
-                  int64_t dim = -1) {
-  auto params = func->getAttrOfType<ArrayAttr>("tile.params");
-  for (auto [i, attr] : llvm::enumerate(params.getAsRange<DictionaryAttr>())) {
-    if (attr.getAs<StringAttr>("kind").getValue() != kind)
-      continue;
-    if (attr.getAs<IntegerAttr>("arg").getInt() != arg)
-      continue;
-    if (dim >= 0 && attr.getAs<IntegerAttr>("dim").getInt() != dim)
-      continue;
-    return i;
-  }
-  return -1;
+/// The kernel's ABI, kept on the llvm.func it became.
+KernelAbiAttr getKernelAbi(LLVM::LLVMFuncOp func) {
+  return func->getContext()
+      ->getLoadedDialect<TileDialect>()
+      ->getKernelAbiAttrHelper()
+      .getAttr(func);
 }
 
 /// The kernel argument number a global tensor value stands for (the
 /// unrealized cast made when the kernel became an llvm.func records it).
 int64_t getGlobalArg(Value v) {
   if (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>())
-    if (auto arg = cast->getAttrOfType<IntegerAttr>("tile.arg"))
+    if (auto arg = cast->getAttrOfType<IntegerAttr>(kTileArgAttr))
       return arg.getInt();
   return -1;
 }
@@ -335,7 +330,7 @@ struct DimLowering : ConvertOpToLLVMPattern<DimOp> {
     }
     LLVM::LLVMFuncOp func = getFunc(op);
     int64_t arg = getGlobalArg(adaptor.getTensor());
-    int64_t param = findParam(func, "dim", arg, index);
+    int64_t param = getKernelAbi(func).getDimParamIndex(arg, index);
     if (param < 0)
       return rewriter.notifyMatchFailure(op, "no parameter for this dim");
     rewriter.replaceOp(op, func.getArgument(param));
@@ -518,10 +513,13 @@ struct CopyAsyncLowering : ConvertOpToLLVMPattern<CopyAsyncOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    auto mapIndex = op->getAttrOfType<IntegerAttr>("tensormap");
-    if (!mapIndex)
+    LLVM::LLVMFuncOp func = getFunc(op);
+    int64_t mapIndex = op.getTensormapAttr()
+                           ? getKernelAbi(func).getParamIndex(op.getTensormapAttr())
+                           : -1;
+    if (mapIndex < 0)
       return op.emitOpError("has no tensor map; run tile-dispatch first");
-    Value tmap = getFunc(op).getArgument(mapIndex.getInt());
+    Value tmap = func.getArgument(mapIndex);
     SmemType smemType = op.getSmemType();
     auto plan = tilec::planTmaBoxes(*getTileLayout(smemType));
     bool load = op.isLoad();
@@ -1116,19 +1114,15 @@ struct FenceLowering : ConvertOpToLLVMPattern<FenceOp> {
 /// Replaces a tile.kernel by an llvm.func whose parameters follow
 /// `tile.params`, moving the body and keeping the metadata as attributes.
 LogicalResult convertKernelSignature(KernelOp kernel) {
-  auto params = kernel->getAttrOfType<ArrayAttr>("tile.params");
-  if (!params)
-    return kernel.emitOpError("has no tile.params; run tile-dispatch first");
+  KernelAbiAttr abi = kernel.getAbi();
   MLIRContext *ctx = kernel.getContext();
   OpBuilder b(kernel);
   Location loc = kernel.getLoc();
   auto genericPtr = LLVM::LLVMPointerType::get(ctx);
   SmallVector<Type> argTypes;
   SmallVector<Attribute> argAttrs;
-  for (auto param : params.getAsRange<DictionaryAttr>()) {
-    StringRef kind = param.getAs<StringAttr>("kind").getValue();
-    int64_t arg = param.getAs<IntegerAttr>("arg").getInt();
-    if (kind == "tensormap") {
+  for (Attribute param : abi.getParams()) {
+    if (isa<TensorMapParamAttr>(param)) {
       argTypes.push_back(genericPtr);
       argAttrs.push_back(b.getDictionaryAttr({
           b.getNamedAttr(LLVM::LLVMDialect::getByValAttrName(),
@@ -1138,10 +1132,11 @@ LogicalResult convertKernelSignature(KernelOp kernel) {
           b.getNamedAttr(NVVM::NVVMDialect::getGridConstantAttrName(),
                          b.getUnitAttr()),
       }));
-    } else if (kind == "dim") {
+    } else if (isa<DimParamAttr>(param)) {
       argTypes.push_back(b.getI32Type());
       argAttrs.push_back(b.getDictionaryAttr({}));
     } else {
+      int64_t arg = cast<ScalarParamAttr>(param).getArg();
       argTypes.push_back(kernel.getArgumentTypes()[arg]);
       argAttrs.push_back(b.getDictionaryAttr({}));
     }
@@ -1163,21 +1158,8 @@ LogicalResult convertKernelSignature(KernelOp kernel) {
                                           (int32_t)cluster[1],
                                           (int32_t)cluster[2]}));
   // Metadata for the bundle writer.
-  func->setAttr("tile.params", params);
-  func->setAttr("tile.target", kernel.getTargetAttr());
-  func->setAttr("tile.threads", b.getI64IntegerAttr(threads));
-  func->setAttr("tile.cluster", kernel.getClusterAttr());
-  func->setAttr("tile.smem_bytes",
-                b.getI64IntegerAttr(kernel.getSmemBytes().value_or(0)));
-  func->setAttr("tile.grid", kernel.getGridAttr());
-  if (auto axes = kernel.getGridAxesAttr())
-    func->setAttr("tile.grid_axes", axes);
-  SmallVector<Attribute> kernelArgTypes;
-  for (Type t : kernel.getArgumentTypes())
-    kernelArgTypes.push_back(TypeAttr::get(t));
-  func->setAttr("tile.arg_types", b.getArrayAttr(kernelArgTypes));
-  if (auto names = kernel.getArgAttrsAttr())
-    func->setAttr("tile.arg_attrs", names);
+  ctx->getLoadedDialect<TileDialect>()->getKernelAbiAttrHelper().setAttr(func,
+                                                                         abi);
 
   Block *entry = func.addEntryBlock(b);
   Block &old = kernel.getBody().front();
@@ -1186,11 +1168,11 @@ LogicalResult convertKernelSignature(KernelOp kernel) {
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     if (isa<GlobalType>(type)) {
       auto cast = UnrealizedConversionCastOp::create(b, loc, type, ValueRange{});
-      cast->setAttr("tile.arg", b.getI64IntegerAttr(i));
+      cast->setAttr(kTileArgAttr, b.getI64IntegerAttr(i));
       replacements.push_back(cast.getResult(0));
       continue;
     }
-    replacements.push_back(func.getArgument(findParam(func, "scalar", i)));
+    replacements.push_back(func.getArgument(abi.getScalarParamIndex(i)));
   }
   Block *oldBlock = &old;
   entry->getOperations().splice(entry->end(), oldBlock->getOperations());
@@ -1260,7 +1242,7 @@ struct ConvertToNVVMPass
 
     // The placeholders for global tensors have no users left.
     module.walk([](UnrealizedConversionCastOp cast) {
-      if (cast->hasAttr("tile.arg") && cast->use_empty())
+      if (cast->hasAttr(kTileArgAttr) && cast->use_empty())
         cast.erase();
     });
   }

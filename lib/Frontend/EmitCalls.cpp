@@ -715,7 +715,7 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
   tile::CopyAsyncOp::create(builder, loc(call.getLoc()), dstValue, dstIndices,
                             srcValue, srcIndices, barrier, barrierIdx, dispatch,
                             multicast, static_cast<uint64_t>(*ctaGroup),
-                            reduceAdd);
+                            reduceAdd, /*tensormap=*/nullptr);
   return Val::error();
 }
 

@@ -448,11 +448,15 @@ void Emitter::emitKernel(const KernelDecl &kernel) {
   emitKernelClauses(kernel, argTypes);
 
   std::string name = kernel.name.empty() ? "kernel" : kernel.name.str();
+  // The argument names reach the bundle, so the runtime's messages name `A`.
+  SmallVector<StringRef> argNames;
+  for (const auto &arg : kernel.args)
+    argNames.push_back(arg.name);
   auto kernelOp = tile::KernelOp::create(
       builder, loc(kernel.range), name, builder.getFunctionType(argTypes, {}),
       /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, target,
       static_cast<uint64_t>(numWarpgroups), clusterShape, gridPolicy, gridAxes,
-      /*smem_bytes=*/nullptr);
+      /*smem_bytes=*/nullptr, builder.getStrArrayAttr(argNames));
 
   OpBuilder::InsertionGuard guard(builder);
   kernelBody = builder.createBlock(&kernelOp.getBody(), {}, argTypes, argLocs);

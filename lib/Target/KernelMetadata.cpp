@@ -37,31 +37,28 @@ static std::optional<bundle::DType> toDType(Type type) {
   return std::nullopt;
 }
 
-static bundle::Swizzle toSwizzle(int64_t bytes) {
-  switch (bytes) {
-  case 32:
-    return bundle::Swizzle::B32;
-  case 64:
-    return bundle::Swizzle::B64;
-  case 128:
-    return bundle::Swizzle::B128;
-  default:
+static bundle::Swizzle toSwizzle(tile::Swizzle swizzle) {
+  switch (swizzle) {
+  case tile::Swizzle::none:
     return bundle::Swizzle::None;
+  case tile::Swizzle::swizzle_32b:
+    return bundle::Swizzle::B32;
+  case tile::Swizzle::swizzle_64b:
+    return bundle::Swizzle::B64;
+  case tile::Swizzle::swizzle_128b:
+    return bundle::Swizzle::B128;
   }
+  llvm_unreachable("unknown swizzle");
 }
 
-static LogicalResult readKernel(LLVM::LLVMFuncOp func, bundle::Kernel &k) {
+/// The bundle's description of a kernel from its typed ABI.
+static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
+                                bundle::Kernel &k) {
   k.name = func.getSymName().str();
-  auto argTypes = func->getAttrOfType<ArrayAttr>("tile.arg_types");
-  auto argAttrs = func->getAttrOfType<ArrayAttr>("tile.arg_attrs");
-  for (auto [i, attr] : llvm::enumerate(argTypes.getAsRange<TypeAttr>())) {
+  for (auto [i, attr] : llvm::enumerate(abi.getArgTypes())) {
     bundle::Argument arg;
-    arg.name = "arg" + std::to_string(i);
-    if (argAttrs && i < argAttrs.size())
-      if (auto dict = dyn_cast<DictionaryAttr>(argAttrs[i]))
-        if (auto name = dict.getAs<StringAttr>("tile.name"))
-          arg.name = name.str();
-    Type type = attr.getValue();
+    arg.name = cast<StringAttr>(abi.getArgNames()[i]).str();
+    Type type = cast<TypeAttr>(attr).getValue();
     if (auto global = dyn_cast<tile::GlobalType>(type)) {
       arg.kind = bundle::Argument::Kind::Tensor;
       type = global.getElementType();
@@ -77,42 +74,38 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, bundle::Kernel &k) {
     arg.dtype = *dtype;
     k.args.push_back(std::move(arg));
   }
-  auto params = func->getAttrOfType<ArrayAttr>("tile.params");
-  for (auto dict : params.getAsRange<DictionaryAttr>()) {
+  for (Attribute attr : abi.getParams()) {
     bundle::Param p;
-    StringRef kind = dict.getAs<StringAttr>("kind").getValue();
-    p.arg = dict.getAs<IntegerAttr>("arg").getInt();
-    if (kind == "tensormap") {
+    if (auto map = dyn_cast<tile::TensorMapParamAttr>(attr)) {
       p.kind = bundle::Param::Kind::TensorMap;
-      for (int64_t d : dict.getAs<DenseI64ArrayAttr>("box").asArrayRef())
+      p.arg = map.getArg();
+      for (int64_t d : map.getBox())
         p.tensorMap.box.push_back(d);
       p.tensorMap.elementStrides.assign(p.tensorMap.box.size(), 1);
-      p.tensorMap.swizzle =
-          toSwizzle(dict.getAs<IntegerAttr>("swizzle").getInt());
+      p.tensorMap.swizzle = toSwizzle(map.getSwizzle());
       // Promoting 128-byte lines into L2 suits tile loads (CUTLASS's choice).
       p.tensorMap.l2Promotion = bundle::L2Promotion::B128;
-    } else if (kind == "dim") {
+    } else if (auto dim = dyn_cast<tile::DimParamAttr>(attr)) {
       p.kind = bundle::Param::Kind::Dim;
-      p.dim = dict.getAs<IntegerAttr>("dim").getInt();
+      p.arg = dim.getArg();
+      p.dim = dim.getDim();
     } else {
       p.kind = bundle::Param::Kind::Scalar;
+      p.arg = cast<tile::ScalarParamAttr>(attr).getArg();
     }
     k.params.push_back(std::move(p));
   }
-  auto threads = func->getAttrOfType<IntegerAttr>("tile.threads");
-  k.block = {static_cast<uint32_t>(threads.getInt()), 1, 1};
-  auto cluster = func->getAttrOfType<DenseI64ArrayAttr>("tile.cluster");
+  k.block = {static_cast<uint32_t>(abi.getThreads()), 1, 1};
+  ArrayRef<int64_t> cluster = abi.getCluster().asArrayRef();
   for (unsigned i = 0; i < 3; ++i)
     k.cluster[i] = static_cast<uint32_t>(cluster[i]);
-  k.dynamicSharedBytes = static_cast<uint32_t>(
-      func->getAttrOfType<IntegerAttr>("tile.smem_bytes").getInt());
-  auto grid = func->getAttrOfType<tile::GridPolicyAttr>("tile.grid");
-  if (grid.getValue() == tile::GridPolicy::persistent) {
+  k.dynamicSharedBytes = static_cast<uint32_t>(abi.getSmemBytes());
+  if (abi.getGrid() == tile::GridPolicy::persistent) {
     k.grid.kind = bundle::GridPolicy::Kind::Persistent;
   } else {
     k.grid.kind = bundle::GridPolicy::Kind::Fixed;
-    auto axes = func->getAttrOfType<ArrayAttr>("tile.grid_axes");
-    for (auto [i, axis] : llvm::enumerate(axes.getAsRange<tile::GridAxisAttr>()))
+    for (auto [i, axis] :
+         llvm::enumerate(abi.getGridAxes().getAsRange<tile::GridAxisAttr>()))
       k.grid.axes[i] =
           axis.isConstant()
               ? bundle::GridAxis::constant(axis.getTile())
@@ -125,19 +118,19 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, bundle::Kernel &k) {
 LogicalResult tilec::extractKernelMetadata(ModuleOp module,
                                            std::vector<bundle::Kernel> &kernels) {
   bool failed = false;
+  auto abiHelper =
+      module.getContext()->getLoadedDialect<tile::TileDialect>()
+          ->getKernelAbiAttrHelper();
   module.walk([&](LLVM::LLVMFuncOp func) {
-    if (!func->hasAttr("tile.params"))
+    tile::KernelAbiAttr abi = abiHelper.getAttr(func);
+    if (!abi)
       return;
     bundle::Kernel k;
-    if (::mlir::failed(readKernel(func, k)))
+    if (::mlir::failed(readKernel(func, abi, k)))
       failed = true;
     kernels.push_back(std::move(k));
-    SmallVector<StringAttr> names;
-    for (NamedAttribute attr : func->getAttrs())
-      if (attr.getName().getValue().starts_with("tile."))
-        names.push_back(attr.getName());
-    for (StringAttr name : names)
-      func->removeAttr(name);
+    // The ABI has no meaning to LLVM: drop it before translation.
+    abiHelper.removeAttr(func);
   });
   return failure(failed);
 }

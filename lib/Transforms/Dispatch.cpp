@@ -32,72 +32,33 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
     });
   }
 
+  /// Picks the instruction of every copy and gemm and records on each copy
+  /// the tensor map it reads or writes; KernelOp::getAbi() collects them
+  /// into the kernel's parameter list.
   LogicalResult dispatch(KernelOp kernel) {
-    Builder b(kernel.getContext());
-    SmallVector<Attribute> params;
-    // (arg, box rows, box cols, swizzle) -> index of the tensor map.
-    std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, int64_t> maps;
+    MLIRContext *ctx = kernel.getContext();
     bool failed = false;
-
     kernel.walk([&](CopyAsyncOp copy) {
       if (::mlir::failed(checkCopy(kernel, copy))) {
         failed = true;
         return;
       }
-      copy.setDispatchAttr(
-          CopyDispatchAttr::get(b.getContext(), CopyDispatch::tma));
+      copy.setDispatchAttr(CopyDispatchAttr::get(ctx, CopyDispatch::tma));
       SmemType smem = copy.getSmemType();
       auto plan = tilec::planTmaBoxes(*getTileLayout(smem));
-      int64_t arg = getArgNumber(copy.getGlobal());
-      auto key =
-          std::make_tuple(arg, (int64_t)plan->BoxRows, (int64_t)plan->BoxCols,
-                          getSwizzleBytes(smem.getSwizzle()));
-      auto [it, inserted] = maps.try_emplace(key, (int64_t)params.size());
-      if (inserted) {
-        GlobalType global = copy.getGlobalType();
-        // Box dims outermost first; dimensions above the tile get extent 1.
-        SmallVector<int64_t> box(global.getRank(), 1);
-        box[global.getRank() - 2] = plan->BoxRows;
-        box[global.getRank() - 1] = plan->BoxCols;
-        params.push_back(b.getDictionaryAttr({
-            b.getNamedAttr("kind", b.getStringAttr("tensormap")),
-            b.getNamedAttr("arg", b.getI64IntegerAttr(arg)),
-            b.getNamedAttr("box", b.getDenseI64ArrayAttr(box)),
-            b.getNamedAttr("swizzle", b.getI64IntegerAttr(
-                                          getSwizzleBytes(smem.getSwizzle()))),
-        }));
-      }
-      copy->setAttr("tensormap", b.getI64IntegerAttr(it->second));
+      GlobalType global = copy.getGlobalType();
+      // Box dims outermost first; dimensions above the tile get extent 1.
+      SmallVector<int64_t> box(global.getRank(), 1);
+      box[global.getRank() - 2] = plan->BoxRows;
+      box[global.getRank() - 1] = plan->BoxCols;
+      copy.setTensormapAttr(TensorMapParamAttr::get(
+          ctx, getArgNumber(copy.getGlobal()), box, smem.getSwizzle()));
     });
-
     kernel.walk([&](GemmAsyncOp gemm) {
       if (::mlir::failed(checkGemm(kernel, gemm)))
         failed = true;
     });
-    if (failed)
-      return failure();
-
-    // Then one i32 per dynamic dimension, then the scalars, in argument order.
-    for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
-      auto global = dyn_cast<GlobalType>(type);
-      if (!global)
-        continue;
-      for (unsigned d = 0; d < global.getRank(); ++d)
-        if (global.isDynamicDim(d))
-          params.push_back(b.getDictionaryAttr({
-              b.getNamedAttr("kind", b.getStringAttr("dim")),
-              b.getNamedAttr("arg", b.getI64IntegerAttr(i)),
-              b.getNamedAttr("dim", b.getI64IntegerAttr(d)),
-          }));
-    }
-    for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes()))
-      if (!isa<GlobalType>(type))
-        params.push_back(b.getDictionaryAttr({
-            b.getNamedAttr("kind", b.getStringAttr("scalar")),
-            b.getNamedAttr("arg", b.getI64IntegerAttr(i)),
-        }));
-    kernel->setAttr("tile.params", b.getArrayAttr(params));
-    return success();
+    return failure(failed);
   }
 
   LogicalResult checkCopy(KernelOp kernel, CopyAsyncOp copy) {

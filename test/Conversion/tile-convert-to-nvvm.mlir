@@ -10,6 +10,8 @@
 // CHECK-SAME: %[[MAPY:[a-z0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
 // CHECK-SAME: %{{.*}}: i32, %{{.*}}: i32)
 // CHECK-SAME: nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 128, 1, 1>
+// The kernel's ABI stays on the function, typed, for the bundle writer.
+// CHECK-SAME: tile.kernel_abi = #tile.kernel_abi<params = [#tile.tensormap<arg = 0, box = [128, 64], swizzle = swizzle_128b>, #tile.tensormap<arg = 1, box = [128, 64], swizzle = swizzle_128b>, #tile.dim_param<arg = 0, dim = 0>, #tile.dim_param<arg = 1, dim = 0>], argNames = ["X", "Y"], argTypes = [!tile.global<?x64xbf16>, !tile.global<?x64xbf16>], threads = 128, cluster = [1, 1, 1], smemBytes = 16392, grid = persistent, target = "sm_90a">
 // CHECK: %[[BASE:.*]] = llvm.mlir.addressof @__tile_smem : !llvm.ptr<3>
 // CHECK: %[[BAR:.*]] = llvm.getelementptr %{{.*}}[16384] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK: nvvm.read.ptx.sreg.tid.x
@@ -25,7 +27,7 @@
 // CHECK: nvvm.cp.async.bulk.commit.group
 // CHECK: nvvm.cp.async.bulk.wait_group 0
 tile.kernel @copy(%X: !tile.global<?x64xbf16>, %Y: !tile.global<?x64xbf16>)
-    attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+    attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>, arg_names = ["X", "Y"]} {
   %buf = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
   %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32

@@ -1,12 +1,12 @@
 // RUN: tile-opt %s --tile-dispatch --split-input-file --verify-diagnostics | FileCheck %s
 
-// Copies become TMA and get the index of their tensor map; one map per
-// (tensor, box, swizzle); then one i32 per dynamic dim and the scalars.
+// Copies become TMA and get the tensor map they use: the tensor, the box
+// planned from the shared tile (outermost first) and its swizzle. Copies of
+// one tensor with the same box share a map (KernelOp::getAbi lists each once).
 // CHECK-LABEL: tile.kernel @maps
-// CHECK-SAME: tile.params = [{arg = 0 : i64, box = array<i64: 128, 64>, kind = "tensormap", swizzle = 128 : i64}, {arg = 1 : i64, box = array<i64: 64, 64>, kind = "tensormap", swizzle = 128 : i64}, {arg = 0 : i64, dim = 0 : i64, kind = "dim"}, {arg = 1 : i64, dim = 1 : i64, kind = "dim"}, {arg = 2 : i64, kind = "scalar"}]
-// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<tma>, tensormap = 0 : i64}
-// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<tma>, tensormap = 0 : i64}
-// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<tma>, tensormap = 1 : i64}
+// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<tma>, tensormap = #tile.tensormap<arg = 0, box = [128, 64], swizzle = swizzle_128b>}
+// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<tma>, tensormap = #tile.tensormap<arg = 0, box = [128, 64], swizzle = swizzle_128b>}
+// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<tma>, tensormap = #tile.tensormap<arg = 1, box = [64, 64], swizzle = swizzle_128b>}
 // CHECK: tile.gemm_async {{.*}} {dispatch = #tile.gemm_dispatch<wgmma>}
 tile.kernel @maps(%A: !tile.global<?x64xbf16>, %D: !tile.global<128x?xbf16>, %alpha: f32)
     attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
@@ -60,18 +60,5 @@ tile.kernel @two_cta_on_hopper(%X: !tile.global<?x?xbf16>) attributes {target = 
   tile.single_thread cta {
     // expected-error @below {{'tile.copy_async' op the 2-CTA TMA form (cta_group 2) needs sm_100a, the kernel targets sm_90a}}
     tile.copy_async %a[], %X[%c0, %c0] barrier %full[%c0] {cta_group = 2 : i64} : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 1>
-  }
-}
-
-// -----
-
-tile.kernel @two_cta_mma_without_cluster() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
-  %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
-  %a = tile.smem_alloc : !tile.smem<64x64xf16, swizzle_128b>
-  %b = tile.smem_alloc : !tile.smem<64x64xf16, swizzle_128b>
-  %c0 = arith.constant 0 : i32
-  tile.single_thread cta {
-    // expected-error @below {{'tile.gemm_async' op cta_group 2 needs clusters of an even number of CTAs, got 1}}
-    tile.gemm_async %t[%c0], %a[%c0], %b[%c0] {cta_group = 2 : i64} : !tile.tmem<128x256xf32>, !tile.smem<64x64xf16, swizzle_128b>, !tile.smem<64x64xf16, swizzle_128b>
   }
 }
