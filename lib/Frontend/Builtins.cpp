@@ -19,10 +19,10 @@
 #include <vector>
 
 using namespace tilec::frontend;
-using namespace mlir;
 
 llvm::ArrayRef<Builtin> tilec::frontend::getBuiltins() {
   using Kind = BuiltinKind;
+  // Each row: name, kind, needs a kernel body, handler(s).
   static const Builtin kBuiltins[] = {
       {"copy_async", Kind::Statement, true, &Emitter::emitCopyAsync},
       {"gemm_async", Kind::Statement, true, &Emitter::emitGemmAsync, nullptr,
@@ -40,8 +40,8 @@ llvm::ArrayRef<Builtin> tilec::frontend::getBuiltins() {
       {"pipeline", Kind::Expression, true, &Emitter::emitPipeline},
       {"zeros", Kind::Expression, true, &Emitter::emitZeros},
       {"tmem_load", Kind::Expression, true, &Emitter::emitTmemLoad},
-      // Constant-folding where their arguments are constants, so allowed
-      // in params and kernel headers too.
+      // These fold when their arguments are constants, so params and kernel
+      // headers may use them too.
       {"cast", Kind::Expression, false, &Emitter::emitCast},
       {"ceildiv", Kind::Expression, false, &Emitter::emitCeilDiv},
       {"min", Kind::Expression, false, &Emitter::emitMin},

@@ -1,4 +1,4 @@
-//===- Emitter.cpp - locations, names and scopes -------------------------===//
+//===- Emitter.cpp - locations, param notes, names and scopes ------------===//
 //
 // Part of tilec.
 //

@@ -15,16 +15,10 @@
 // assigns and threads them through scf.for / scf.while iter_args and scf.if
 // results, the way Python-AST-to-MLIR generators do.
 //
-// The Emitter's methods live in one file per construct (the sections of the
-// class below name them): Emitter.cpp (locations, names, scopes),
-// EmitKernel.cpp (files, params, kernels), EmitControlFlow.cpp (statements,
-// loops, branches), EmitDecls.cpp (declarations, variables), EmitRoles.cpp,
-// Builtins.cpp (the builtin table and calls), EmitBufferRefs.cpp (buffer
-// operands), EmitAsync.cpp (copies, MMA, tensor memory), EmitSync.cpp
-// (barriers, pipelines, sync, fence), EmitExpr.cpp (expressions),
-// EmitMath.cpp (fragment math, value builtins) and EmitValues.cpp (dtypes,
-// constants, conversions). What one kernel knows lives in a KernelState made
-// for that kernel alone.
+// The Emitter's methods are defined in one file per construct; each section
+// of the class below names its file. What one kernel knows lives in a
+// KernelState made for that kernel alone; the Emitter itself keeps only what
+// the whole file shares (scopes, symbols, the builder, the diagnostics).
 //
 //===----------------------------------------------------------------------===//
 
@@ -225,7 +219,9 @@ struct KernelState {
   const RoleStmt *currentRole = nullptr;
   /// "role" or "single_thread block" for each enclosing region.
   llvm::SmallVector<llvm::StringRef, 4> regionKinds;
+  /// How many role / single_thread regions enclose the current statement.
   unsigned regionLevel = 0;
+  /// How many loops and branches enclose it.
   unsigned scfDepth = 0;
 };
 
@@ -509,8 +505,10 @@ private:
   Val emitZeros(const CallExpr &call);
   Val emitCast(const CallExpr &call);
   Val emitCeilDiv(const CallExpr &call);
-  Val emitMin(const CallExpr &call) { return emitMinMax(call, false); }
-  Val emitMax(const CallExpr &call) { return emitMinMax(call, true); }
+  Val emitMin(const CallExpr &call) {
+    return emitMinMax(call, /*isMax=*/false);
+  }
+  Val emitMax(const CallExpr &call) { return emitMinMax(call, /*isMax=*/true); }
   Val emitMinMax(const CallExpr &call, bool isMax);
   Val emitSizeof(const CallExpr &call);
 
