@@ -15,12 +15,18 @@
 // assigns and threads them through scf.for / scf.while iter_args and scf.if
 // results, the way Python-AST-to-MLIR generators do.
 //
+// The Emitter's methods are defined in one file per construct; each section
+// of the class below names its file. What one kernel knows lives in a
+// KernelState made for that kernel alone; the Emitter itself keeps only what
+// the whole file shares (scopes, symbols, the builder, the diagnostics).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_LIB_FRONTEND_EMITTER_H
 #define TILEC_LIB_FRONTEND_EMITTER_H
 
 #include "lib/Frontend/AST.h"
+#include "lib/Frontend/Builtins.h"
 #include "lib/Frontend/Diagnostics.h"
 #include "lib/Frontend/Frontend.h"
 
@@ -185,6 +191,7 @@ struct ArgSpec {
   bool required;
 };
 
+/// A role declared in the kernel: where it runs, for the overlap checks.
 struct RoleInfo {
   llvm::StringRef name;
   llvm::SMRange nameRange;
@@ -194,77 +201,77 @@ struct RoleInfo {
   llvm::SMRange regsRange;
 };
 
+/// What the emitter knows about the kernel being emitted. emitKernel makes
+/// one when it starts and drops it when it ends, so that no kernel sees
+/// another's target, roles or regions.
+struct KernelState {
+  /// The kernel's body; null while its header (arguments, clauses) is read.
+  mlir::Block *body = nullptr;
+  std::string target;
+  llvm::SMRange targetClauseRange;
+  int64_t numWarpgroups = 1;
+  llvm::SMRange warpgroupsRange;
+  int64_t clusterSize = 1;
+  llvm::SmallVector<int64_t, 3> clusterShape{1, 1, 1};
+  mlir::tile::GridPolicy gridPolicy = mlir::tile::GridPolicy::persistent;
+  mlir::ArrayAttr gridAxes;
+  std::vector<RoleInfo> roles;
+  const RoleStmt *currentRole = nullptr;
+  /// "role" or "single_thread block" for each enclosing region.
+  llvm::SmallVector<llvm::StringRef, 4> regionKinds;
+  /// How many role / single_thread regions enclose the current statement.
+  unsigned regionLevel = 0;
+  /// How many loops and branches enclose it.
+  unsigned scfDepth = 0;
+};
+
+/// The thread or CTA identity a name like `warp_id` reads, if it is one.
+std::optional<mlir::tile::IdKind> identityKind(llvm::StringRef name);
+
+/// The text of `range` in the source.
+inline llvm::StringRef textOf(llvm::SMRange range) {
+  return llvm::StringRef(range.Start.getPointer(),
+                         range.End.getPointer() - range.Start.getPointer());
+}
+
+/// The closing parenthesis of a call, where missing arguments are reported.
+inline llvm::SMRange closingParen(const CallExpr &call) {
+  const char *end = call.getRange().End.getPointer();
+  return {llvm::SMLoc::getFromPointer(end - 1),
+          llvm::SMLoc::getFromPointer(end)};
+}
+
 class Emitter {
 public:
   Emitter(mlir::MLIRContext &context, DiagnosticEngine &diag,
           const FrontendOptions &options, llvm::StringRef filename,
           ParamNoteMap &paramNotes);
 
+  /// EmitKernel.cpp: the whole file.
   mlir::OwningOpRef<mlir::ModuleOp> run(const Module &module);
 
   //===--------------------------------------------------------------------===//
-  // Emitter.cpp: files, kernels, statements, control flow
+  // Emitter.cpp: locations, diagnostics, names and scopes
   //===--------------------------------------------------------------------===//
-private:
-  void checkDefines(const Module &module);
-  void emitTopLevelParam(const ParamStmt &stmt);
-  void emitAssert(const AssertStmt &stmt);
-  void emitKernel(const KernelDecl &kernel);
-  void emitKernelClauses(const KernelDecl &kernel,
-                         llvm::ArrayRef<mlir::Type> argTypes);
-  mlir::Attribute emitGridAxis(const Expr &axis);
 
-  void emitBlock(const Body &block);
-  void emitStmts(const Body &block);
-  void emitStmt(const Stmt &stmt);
-  void emitLocalConst(const ParamStmt &stmt);
-  void emitDecl(const DeclStmt &stmt);
-  void emitSmem(const DeclStmt &stmt);
-  void emitTmem(const DeclStmt &stmt);
-  void emitBarrier(const DeclStmt &stmt);
-  void emitLet(const LetStmt &stmt);
-  void emitAssign(const AssignStmt &stmt);
-  void emitExprStmt(const ExprStmt &stmt);
-  void emitFor(const ForStmt &stmt);
-  void emitRangeFor(const ForStmt &stmt, const CallExpr &iter);
-  void emitUnrollFor(const ForStmt &stmt, const CallExpr &iter);
-  void emitTilesFor(const ForStmt &stmt, const CallExpr &iter);
-  void emitScfFor(const ForStmt &stmt, mlir::Value lb, mlir::Value ub,
-                  mlir::Value step,
-                  llvm::function_ref<void(mlir::Value)> bindVars);
-  void emitWhile(const WhileStmt &stmt);
-  void emitIf(const IfStmt &stmt);
-  void emitRole(const RoleStmt &stmt);
-  void emitSingleThread(const SingleThreadStmt &stmt);
-  bool checkRoleOverlap(const RoleInfo &role);
-
-  /// The variables a block assigns that live outside it, in first-assigned
-  /// order: they become iter_args / results.
-  void collectAssigned(const Body &block, llvm::SmallVectorImpl<Symbol *> &out);
-  void collectAssignedIn(const Body &block,
-                         std::vector<llvm::StringSet<>> &locals,
-                         llvm::SmallPtrSetImpl<Symbol *> &seen,
-                         llvm::SmallVectorImpl<Symbol *> &out);
-  /// Materializes the current values of `carried` (dropping any that are
-  /// errors) for iter_args.
-  llvm::SmallVector<mlir::Value>
-  materializeCarried(llvm::SmallVectorImpl<Symbol *> &carried,
-                     llvm::SMRange range);
-  llvm::SmallVector<mlir::Value> yieldValues(llvm::ArrayRef<Symbol *> carried,
-                                             mlir::ValueRange fallback,
-                                             llvm::SMRange range);
-
-public:
-  //===--------------------------------------------------------------------===//
-  // Names and scopes
-  //===--------------------------------------------------------------------===//
+  mlir::Location loc(llvm::SMLoc l);
+  mlir::Location loc(llvm::SMRange r) { return loc(r.Start); }
+  /// A location that also names the value (`%Asmem` with
+  /// --mlir-use-nameloc-as-prefix).
+  mlir::Location namedLoc(llvm::StringRef name, llvm::SMRange range);
+  mlir::Location namedLoc(llvm::StringRef name, mlir::Location l);
+  void error(llvm::SMRange range, const llvm::Twine &message) {
+    diag.error(range, message);
+  }
+  void note(llvm::SMRange range, const llvm::Twine &message) {
+    diag.note(range, message);
+  }
 
   void pushScope() { scopes.emplace_back(); }
   void popScope() { scopes.pop_back(); }
   Symbol *lookup(llvm::StringRef name);
   Symbol *declare(Symbol::Kind kind, llvm::StringRef name,
                   llvm::SMRange defRange, Val val);
-  std::vector<llvm::StringRef> visibleNames();
   /// Assigns `val` to the variable `name` (for `x = ...`, `ps.advance()`,
   /// `gemm_async(acc, ...)`): checks that it exists, may be assigned here,
   /// and keeps its type.
@@ -272,8 +279,17 @@ public:
   /// The variable written as `expr` that `call` updates in place, if any.
   static const NameExpr *updatedVariable(const CallExpr &call);
 
+  bool inKernelBody() const { return kernel && kernel->body; }
+  /// True where smem / tmem / barriers / roles may be declared.
+  bool atKernelTop() const {
+    return inKernelBody() && kernel->regionLevel == 0 && kernel->scfDepth == 0;
+  }
+  /// How many role / single_thread regions enclose the current statement.
+  unsigned regionLevel() const { return kernel ? kernel->regionLevel : 0; }
+  bool isBlackwell() const { return kernel->target == "sm_100a"; }
+
   //===--------------------------------------------------------------------===//
-  // EmitExpr.cpp: expressions, constants, types
+  // EmitExpr.cpp: expressions
   //===--------------------------------------------------------------------===//
 
   Val eval(const Expr &expr);
@@ -282,10 +298,26 @@ public:
   Val evalBinary(const BinaryExpr &expr);
   Val binaryOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
                llvm::SMRange opRange);
+  Val evalMember(const MemberExpr &expr);
+  /// Folds `expr` without emitting anything or reporting: for extents.
+  std::optional<int64_t> tryFoldInt(const Expr &expr);
+
+  //===--------------------------------------------------------------------===//
+  // EmitMath.cpp: fragment math (the epilogue) and min / max
+  //===--------------------------------------------------------------------===//
+
   Val fragOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
              llvm::SMRange opRange);
-  Val evalMember(const MemberExpr &expr);
   Val minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range);
+
+  //===--------------------------------------------------------------------===//
+  // EmitValues.cpp: dtypes, names, constants and conversions
+  //===--------------------------------------------------------------------===//
+
+  /// The element type a dtype name (`f16`, `e4m3`) stands for, or null.
+  mlir::Type lookupDType(llvm::StringRef name);
+  /// Every name an expression here may read, for did-you-mean.
+  std::vector<llvm::StringRef> visibleNames();
 
   /// An SSA value for `val`: constants become arith.constant of `want` (or
   /// i32 / f32 / i1). Null (after a report) when that is impossible.
@@ -297,8 +329,6 @@ public:
   mlir::Value evalI1(const Expr &expr, llvm::StringRef what);
   /// `expr` as a compile-time integer; reports `what` must be one.
   std::optional<int64_t> evalConstInt(const Expr &expr, llvm::StringRef what);
-  /// Folds `expr` without emitting anything or reporting: for extents.
-  std::optional<int64_t> tryFoldInt(const Expr &expr);
   /// A note at the first name in `expr` whose value is only known at run
   /// time.
   void noteRuntimeName(const Expr &expr);
@@ -308,8 +338,6 @@ public:
   void collectOverriddenParams(const Expr &expr,
                                llvm::SmallVectorImpl<const Symbol *> &out);
 
-  /// The element type a dtype name (`f16`, `e4m3`) stands for, or null.
-  mlir::Type lookupDType(llvm::StringRef name);
   /// `expr` as an element type.
   mlir::Type evalDType(const Expr &expr, llvm::StringRef what);
   /// `f16[a, b]`: an element type and a static shape, with the expression
@@ -332,39 +360,8 @@ public:
   static std::string describeVal(const Val &val);
 
   //===--------------------------------------------------------------------===//
-  // EmitCalls.cpp: builtins, methods, buffer views
+  // EmitBufferRefs.cpp: buffer operands and their index items
   //===--------------------------------------------------------------------===//
-
-  /// A call as a statement (`copy_async(...)`) or in an expression
-  /// (`pipeline(4, phase = 1)`).
-  Val evalCall(const CallExpr &call, bool isStatement);
-  bool bindArgs(const CallExpr &call, llvm::StringRef callee,
-                llvm::ArrayRef<ArgSpec> specs,
-                llvm::SmallVectorImpl<const Expr *> &out);
-
-  Val emitCopyAsync(const CallExpr &call);
-  Val emitGemmAsync(const CallExpr &call);
-  Val emitGemmCommit(const CallExpr &call);
-  Val emitGemmWait(const CallExpr &call);
-  Val emitBulkCommit(const CallExpr &call);
-  Val emitBulkWait(const CallExpr &call);
-  Val emitStore(const CallExpr &call);
-  Val emitTmemLoad(const CallExpr &call);
-  Val emitTmemWait(const CallExpr &call);
-  Val emitSync(const CallExpr &call);
-  Val emitFence(const CallExpr &call);
-  Val emitPipeline(const CallExpr &call);
-  Val emitZeros(const CallExpr &call);
-  Val emitCast(const CallExpr &call);
-  Val emitCeilDiv(const CallExpr &call);
-  Val emitMinMax(const CallExpr &call, bool isMax);
-  Val emitSizeof(const CallExpr &call);
-  Val emitMethod(const CallExpr &call, const MemberExpr &callee,
-                 bool isStatement);
-  Val emitBarrierWait(const CallExpr &call, mlir::Value barrier);
-  Val emitBarrierArrive(const CallExpr &call, mlir::Value barrier);
-  Val emitRemoteView(const CallExpr &call, mlir::Value barrier);
-  Val emitAdvance(const CallExpr &call, const MemberExpr &callee);
 
   std::optional<BufferRef> evalBufferRef(const Expr &expr,
                                          llvm::StringRef what);
@@ -389,29 +386,136 @@ public:
   mlir::Value startOf(const IndexItem &item);
 
   //===--------------------------------------------------------------------===//
-  // Shared helpers
+  // Builtins.cpp: calls of builtins
   //===--------------------------------------------------------------------===//
 
-  mlir::Location loc(llvm::SMLoc l);
-  mlir::Location loc(llvm::SMRange r) { return loc(r.Start); }
-  /// A location that also names the value (`%Asmem` with
-  /// --mlir-use-nameloc-as-prefix).
-  mlir::Location namedLoc(llvm::StringRef name, llvm::SMRange range);
-  mlir::Location namedLoc(llvm::StringRef name, mlir::Location l);
-  void error(llvm::SMRange range, const llvm::Twine &message) {
-    diag.error(range, message);
-  }
-  void note(llvm::SMRange range, const llvm::Twine &message) {
-    diag.note(range, message);
-  }
-  bool inKernelBody() const { return kernelBody != nullptr; }
-  /// True where smem / tmem / barriers / roles may be declared.
-  bool atKernelTop() const {
-    return kernelBody && regionLevel == 0 && scfDepth == 0;
-  }
-  bool isBlackwell() const { return target == "sm_100a"; }
+  /// A call as a statement (`copy_async(...)`) or in an expression
+  /// (`pipeline(4, phase = 1)`).
+  Val evalCall(const CallExpr &call, bool isStatement);
+  bool bindArgs(const CallExpr &call, llvm::StringRef callee,
+                llvm::ArrayRef<ArgSpec> specs,
+                llvm::SmallVectorImpl<const Expr *> &out);
+
+  // The statement and construct emitters below are reached through run(),
+  // emitStmt() and the builtin table.
+private:
+  friend llvm::ArrayRef<Builtin> getBuiltins();
+
+  //===--------------------------------------------------------------------===//
+  // EmitKernel.cpp: files, params, kernels, kernel clauses, grid
+  //===--------------------------------------------------------------------===//
+
+  void checkDefines(const Module &module);
+  void emitTopLevelParam(const ParamStmt &stmt);
+  void emitAssert(const AssertStmt &stmt);
+  void emitKernel(const KernelDecl &decl);
+  void emitKernelClauses(const KernelDecl &decl,
+                         llvm::ArrayRef<mlir::Type> argTypes);
+  mlir::Attribute emitGridAxis(const Expr &axis);
   /// Where the kernel's target came from, as a note.
   void noteTarget();
+
+  //===--------------------------------------------------------------------===//
+  // EmitControlFlow.cpp: statements, blocks, loops and branches
+  //===--------------------------------------------------------------------===//
+
+  void emitBlock(const Body &block);
+  void emitStmts(const Body &block);
+  void emitStmt(const Stmt &stmt);
+  void emitExprStmt(const ExprStmt &stmt);
+  void emitFor(const ForStmt &stmt);
+  /// The for-iterator builtins: `for ... in range / unroll / tiles(...)`.
+  void emitRangeFor(const ForStmt &stmt, const CallExpr &iter);
+  void emitUnrollFor(const ForStmt &stmt, const CallExpr &iter);
+  void emitTilesFor(const ForStmt &stmt, const CallExpr &iter);
+  void emitScfFor(const ForStmt &stmt, mlir::Value lb, mlir::Value ub,
+                  mlir::Value step,
+                  llvm::function_ref<void(mlir::Value)> bindVars);
+  void emitWhile(const WhileStmt &stmt);
+  void emitIf(const IfStmt &stmt);
+
+  /// The variables a block assigns that live outside it, in first-assigned
+  /// order: they become iter_args / results.
+  void collectAssigned(const Body &block, llvm::SmallVectorImpl<Symbol *> &out);
+  void collectAssignedIn(const Body &block,
+                         std::vector<llvm::StringSet<>> &locals,
+                         llvm::SmallPtrSetImpl<Symbol *> &seen,
+                         llvm::SmallVectorImpl<Symbol *> &out);
+  /// Materializes the current values of `carried` (dropping any that are
+  /// errors) for iter_args.
+  llvm::SmallVector<mlir::Value>
+  materializeCarried(llvm::SmallVectorImpl<Symbol *> &carried,
+                     llvm::SMRange range);
+  llvm::SmallVector<mlir::Value> yieldValues(llvm::ArrayRef<Symbol *> carried,
+                                             mlir::ValueRange fallback,
+                                             llvm::SMRange range);
+
+  //===--------------------------------------------------------------------===//
+  // EmitDecls.cpp: smem / tmem / barrier declarations, const, let, assignment
+  //===--------------------------------------------------------------------===//
+
+  void emitLocalConst(const ParamStmt &stmt);
+  void emitLet(const LetStmt &stmt);
+  void emitAssign(const AssignStmt &stmt);
+  void emitDecl(const DeclStmt &stmt);
+  void emitSmem(const DeclStmt &stmt);
+  void emitTmem(const DeclStmt &stmt);
+  void emitBarrier(const DeclStmt &stmt);
+
+  //===--------------------------------------------------------------------===//
+  // EmitRoles.cpp: roles and single_thread blocks
+  //===--------------------------------------------------------------------===//
+
+  void emitRole(const RoleStmt &stmt);
+  void emitSingleThread(const SingleThreadStmt &stmt);
+  bool checkRoleOverlap(const RoleInfo &role);
+
+  //===--------------------------------------------------------------------===//
+  // EmitAsync.cpp: copies, MMA, stores and tensor memory
+  //===--------------------------------------------------------------------===//
+
+  Val emitCopyAsync(const CallExpr &call);
+  Val emitBulkCommit(const CallExpr &call);
+  Val emitBulkWait(const CallExpr &call);
+  Val emitGemmAsync(const CallExpr &call);
+  Val emitGemmCommit(const CallExpr &call);
+  Val emitGemmWait(const CallExpr &call);
+  Val emitStore(const CallExpr &call);
+  Val emitTmemLoad(const CallExpr &call);
+  Val emitTmemWait(const CallExpr &call);
+
+  //===--------------------------------------------------------------------===//
+  // EmitSync.cpp: sync, fence, pipelines, barrier and pipeline methods
+  //===--------------------------------------------------------------------===//
+
+  Val emitSync(const CallExpr &call);
+  Val emitFence(const CallExpr &call);
+  Val emitPipeline(const CallExpr &call);
+  Val emitMethod(const CallExpr &call, const MemberExpr &callee,
+                 bool isStatement);
+  Val emitBarrierWait(const CallExpr &call, mlir::Value barrier);
+  Val emitBarrierArrive(const CallExpr &call, mlir::Value barrier);
+  Val emitRemoteView(const CallExpr &call, mlir::Value barrier);
+  Val emitAdvance(const CallExpr &call, const MemberExpr &callee);
+
+  //===--------------------------------------------------------------------===//
+  // EmitMath.cpp: the value builtins
+  //===--------------------------------------------------------------------===//
+
+  Val emitZeros(const CallExpr &call);
+  Val emitCast(const CallExpr &call);
+  Val emitCeilDiv(const CallExpr &call);
+  Val emitMin(const CallExpr &call) {
+    return emitMinMax(call, /*isMax=*/false);
+  }
+  Val emitMax(const CallExpr &call) { return emitMinMax(call, /*isMax=*/true); }
+  Val emitMinMax(const CallExpr &call, bool isMax);
+  Val emitSizeof(const CallExpr &call);
+
+public:
+  //===--------------------------------------------------------------------===//
+  // State
+  //===--------------------------------------------------------------------===//
 
   mlir::MLIRContext &context;
   DiagnosticEngine &diag;
@@ -424,22 +528,10 @@ public:
   std::vector<llvm::StringMap<Symbol *>> scopes;
   std::deque<Symbol> symbols;
 
-  // The kernel being emitted.
-  mlir::Block *kernelBody = nullptr;
-  std::string target;
-  llvm::SMRange targetClauseRange;
-  int64_t numWarpgroups = 1;
-  llvm::SMRange warpgroupsRange;
-  int64_t clusterSize = 1;
-  llvm::SmallVector<int64_t, 3> clusterShape{1, 1, 1};
-  mlir::tile::GridPolicy gridPolicy = mlir::tile::GridPolicy::persistent;
-  mlir::ArrayAttr gridAxes;
-  std::vector<RoleInfo> roles;
-  const RoleStmt *currentRole = nullptr;
-  /// "role" or "single_thread block" for each enclosing region.
-  llvm::SmallVector<llvm::StringRef, 4> regionKinds;
-  unsigned regionLevel = 0;
-  unsigned scfDepth = 0;
+  /// The kernel being emitted (owned by emitKernel), or null between
+  /// kernels.
+  KernelState *kernel = nullptr;
+  /// Statements emitted so far in the whole file, against a budget.
   size_t emittedStmts = 0;
   bool budgetExceeded = false;
 };

@@ -1,0 +1,624 @@
+//===- EmitControlFlow.cpp - statements, blocks, loops and branches ------===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Statements are emitted in order, under a budget that bounds what unrolled
+// loops can expand to. Loops and branches become scf.for / scf.while /
+// scf.if; the variables their bodies assign are threaded through as
+// iter_args and results (see Emitter.h). unroll(...) repeats its body at
+// compile time, tiles(...) walks the output tiles of a persistent kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Frontend/Emitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace tilec::frontend;
+using namespace mlir;
+
+/// Statements an input may expand to (through unrolled loops) before the
+/// emitter gives up: a bound on time and memory for any input.
+static constexpr size_t kMaxStatements = 100000;
+/// Iterations of one unrolled loop.
+static constexpr int64_t kMaxUnroll = 1024;
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+void Emitter::emitBlock(const Body &block) {
+  pushScope();
+  emitStmts(block);
+  popScope();
+}
+
+void Emitter::emitStmts(const Body &block) {
+  for (const StmtPtr &stmt : block.stmts) {
+    if (budgetExceeded || diag.tooManyErrors())
+      return;
+    emitStmt(*stmt);
+  }
+}
+
+void Emitter::emitStmt(const Stmt &stmt) {
+  if (++emittedStmts > kMaxStatements) {
+    if (!budgetExceeded)
+      error(stmt.getRange(), "the unrolled loops expand to more than " +
+                                 llvm::Twine(kMaxStatements) +
+                                 " statements; unroll fewer iterations");
+    budgetExceeded = true;
+    return;
+  }
+  // The -D params behind this statement, for notes on verifier errors.
+  llvm::SmallVector<const Symbol *, 2> params;
+  auto collect = [&](const Expr *expr) {
+    if (expr)
+      collectOverriddenParams(*expr, params);
+  };
+  switch (stmt.getKind()) {
+  case Stmt::Kind::Expr:
+    collect(llvm::cast<ExprStmt>(stmt).expr.get());
+    break;
+  case Stmt::Kind::Let:
+    collect(llvm::cast<LetStmt>(stmt).value.get());
+    break;
+  case Stmt::Kind::Smem:
+  case Stmt::Kind::Tmem:
+  case Stmt::Kind::Barrier: {
+    auto &decl = llvm::cast<DeclStmt>(stmt);
+    collect(decl.type.get());
+    for (const Clause &clause : decl.clauses)
+      collect(clause.value.get());
+    break;
+  }
+  default:
+    break;
+  }
+  if (!params.empty()) {
+    auto &notes = paramNotes[stmt.getLoc().getPointer()];
+    notes.clear();
+    for (const Symbol *param : params)
+      notes.push_back(makeParamNote(*param));
+  }
+
+  switch (stmt.getKind()) {
+  case Stmt::Kind::Param: {
+    auto &param = llvm::cast<ParamStmt>(stmt);
+    if (param.isParam) {
+      error(param.getRange(), "a param is declared at the top of the file, "
+                              "outside kernels (so that -D can set it); use "
+                              "'const' here");
+      declare(Symbol::Kind::Const, param.name, param.nameRange, Val::error());
+      return;
+    }
+    emitLocalConst(param);
+    return;
+  }
+  case Stmt::Kind::Assert:
+    emitAssert(llvm::cast<AssertStmt>(stmt));
+    return;
+  case Stmt::Kind::Smem:
+  case Stmt::Kind::Tmem:
+  case Stmt::Kind::Barrier:
+    emitDecl(llvm::cast<DeclStmt>(stmt));
+    return;
+  case Stmt::Kind::Let:
+    emitLet(llvm::cast<LetStmt>(stmt));
+    return;
+  case Stmt::Kind::Assign:
+    emitAssign(llvm::cast<AssignStmt>(stmt));
+    return;
+  case Stmt::Kind::Expr:
+    emitExprStmt(llvm::cast<ExprStmt>(stmt));
+    return;
+  case Stmt::Kind::For:
+    emitFor(llvm::cast<ForStmt>(stmt));
+    return;
+  case Stmt::Kind::While:
+    emitWhile(llvm::cast<WhileStmt>(stmt));
+    return;
+  case Stmt::Kind::If:
+    emitIf(llvm::cast<IfStmt>(stmt));
+    return;
+  case Stmt::Kind::Role:
+    emitRole(llvm::cast<RoleStmt>(stmt));
+    return;
+  case Stmt::Kind::SingleThread:
+    emitSingleThread(llvm::cast<SingleThreadStmt>(stmt));
+    return;
+  }
+}
+
+void Emitter::emitExprStmt(const ExprStmt &stmt) {
+  if (auto *call = llvm::dyn_cast<CallExpr>(stmt.expr.get())) {
+    evalCall(*call, /*isStatement=*/true);
+    return;
+  }
+  Val value = eval(*stmt.expr);
+  if (value.isError())
+    return;
+  error(stmt.expr->getRange(),
+        "this expression computes a value that is not used; bind it with "
+        "'let name = ...' or assign it with 'name = ...'");
+}
+
+//===----------------------------------------------------------------------===//
+// Loops and branches
+//===----------------------------------------------------------------------===//
+
+void Emitter::collectAssigned(const Body &block,
+                              llvm::SmallVectorImpl<Symbol *> &out) {
+  std::vector<llvm::StringSet<>> locals;
+  llvm::SmallPtrSet<Symbol *, 8> seen;
+  collectAssignedIn(block, locals, seen, out);
+}
+
+void Emitter::collectAssignedIn(const Body &block,
+                                std::vector<llvm::StringSet<>> &locals,
+                                llvm::SmallPtrSetImpl<Symbol *> &seen,
+                                llvm::SmallVectorImpl<Symbol *> &out) {
+  auto consider = [&](llvm::StringRef name) {
+    for (const llvm::StringSet<> &scope : locals)
+      if (scope.contains(name))
+        return;
+    Symbol *symbol = lookup(name);
+    if (symbol && symbol->kind == Symbol::Kind::Var && !symbol->val.isError() &&
+        symbol->regionLevel == kernel->regionLevel &&
+        seen.insert(symbol).second)
+      out.push_back(symbol);
+  };
+  locals.emplace_back();
+  for (const StmtPtr &stmt : block.stmts) {
+    switch (stmt->getKind()) {
+    case Stmt::Kind::Param:
+      locals.back().insert(llvm::cast<ParamStmt>(*stmt).name);
+      break;
+    case Stmt::Kind::Smem:
+    case Stmt::Kind::Tmem:
+    case Stmt::Kind::Barrier:
+      locals.back().insert(llvm::cast<DeclStmt>(*stmt).name);
+      break;
+    case Stmt::Kind::Let:
+      locals.back().insert(llvm::cast<LetStmt>(*stmt).name);
+      break;
+    case Stmt::Kind::Assign:
+      consider(llvm::cast<AssignStmt>(*stmt).name);
+      break;
+    case Stmt::Kind::Expr:
+      if (auto *call =
+              llvm::dyn_cast<CallExpr>(llvm::cast<ExprStmt>(*stmt).expr.get()))
+        if (const NameExpr *name = updatedVariable(*call))
+          consider(name->name);
+      break;
+    case Stmt::Kind::For: {
+      auto &loop = llvm::cast<ForStmt>(*stmt);
+      locals.emplace_back();
+      for (const ForStmt::Var &var : loop.vars)
+        locals.back().insert(var.name);
+      collectAssignedIn(loop.body, locals, seen, out);
+      locals.pop_back();
+      break;
+    }
+    case Stmt::Kind::While:
+      collectAssignedIn(llvm::cast<WhileStmt>(*stmt).body, locals, seen, out);
+      break;
+    case Stmt::Kind::If: {
+      auto &branch = llvm::cast<IfStmt>(*stmt);
+      collectAssignedIn(branch.thenBlock, locals, seen, out);
+      if (branch.elseBlock)
+        collectAssignedIn(*branch.elseBlock, locals, seen, out);
+      break;
+    }
+    // A role or single_thread body cannot assign outer variables (that is
+    // reported when it is emitted), so nothing flows out of it.
+    case Stmt::Kind::Role:
+    case Stmt::Kind::SingleThread:
+    case Stmt::Kind::Assert:
+      break;
+    }
+  }
+  locals.pop_back();
+}
+
+SmallVector<Value>
+Emitter::materializeCarried(llvm::SmallVectorImpl<Symbol *> &carried,
+                            llvm::SMRange range) {
+  SmallVector<Value> values;
+  SmallVector<Symbol *> kept;
+  for (Symbol *symbol : carried) {
+    Value value = materialize(symbol->val, range);
+    if (!value) {
+      symbol->val = Val::error();
+      continue;
+    }
+    kept.push_back(symbol);
+    values.push_back(value);
+  }
+  carried.assign(kept.begin(), kept.end());
+  return values;
+}
+
+SmallVector<Value> Emitter::yieldValues(llvm::ArrayRef<Symbol *> carried,
+                                        ValueRange fallback,
+                                        llvm::SMRange range) {
+  SmallVector<Value> values;
+  for (auto [symbol, other] : llvm::zip(carried, fallback)) {
+    Value value;
+    if (!symbol->val.isError())
+      value = materialize(symbol->val, range, other.getType());
+    values.push_back(value && value.getType() == other.getType() ? value
+                                                                 : other);
+  }
+  return values;
+}
+
+/// Drops the terminator a builder put into a fresh body block.
+static void eraseTerminator(Block *block) {
+  if (!block->empty() && block->back().hasTrait<OpTrait::IsTerminator>())
+    block->back().erase();
+}
+
+void Emitter::emitFor(const ForStmt &stmt) {
+  auto *call = llvm::dyn_cast<CallExpr>(stmt.iter.get());
+  auto *callee = call ? llvm::dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+  const Builtin *iterator = callee ? findBuiltin(callee->name) : nullptr;
+  if (iterator && iterator->kind == BuiltinKind::ForIterator)
+    return (this->*iterator->emitLoop)(stmt, *call);
+  if (llvm::isa<ErrorExpr>(stmt.iter.get()))
+    return;
+  std::string hint =
+      callee ? didYouMean(callee->name, getForIteratorNames()) : "";
+  error(callee ? callee->getRange() : stmt.iter->getRange(),
+        "a for loop runs over range(...), unroll(...) or tiles(...)" + hint);
+}
+
+/// The bounds of range(...) and unroll(...): (stop), (start, stop) or
+/// (start, stop, step).
+static bool rangeArgs(Emitter &emitter, const ForStmt &stmt,
+                      const CallExpr &call, llvm::StringRef name,
+                      const Expr *&start, const Expr *&stop,
+                      const Expr *&step) {
+  if (stmt.vars.size() != 1) {
+    emitter.error(stmt.vars[1].range,
+                  name + "(...) gives one loop variable, not " +
+                      llvm::Twine(stmt.vars.size()));
+    return false;
+  }
+  if (!call.keywords.empty()) {
+    emitter.error(call.keywords.front().nameRange,
+                  name + "(...) takes no keyword arguments; write " + name +
+                      "(start, stop, step)");
+    return false;
+  }
+  if (call.args.empty() || call.args.size() > 3) {
+    emitter.error(call.getRange(), name + "(...) takes (stop), (start, stop) "
+                                          "or (start, stop, step)");
+    return false;
+  }
+  start = call.args.size() >= 2 ? call.args[0].get() : nullptr;
+  stop = call.args.size() >= 2 ? call.args[1].get() : call.args[0].get();
+  step = call.args.size() == 3 ? call.args[2].get() : nullptr;
+  return true;
+}
+
+void Emitter::emitRangeFor(const ForStmt &stmt, const CallExpr &iter) {
+  const Expr *startExpr, *stopExpr, *stepExpr;
+  if (!rangeArgs(*this, stmt, iter, "range", startExpr, stopExpr, stepExpr))
+    return;
+  Location l = loc(stmt.getLoc());
+  Value lb = startExpr ? evalI32(*startExpr, "a loop bound")
+                       : Value(arith::ConstantIntOp::create(
+                             builder, l, builder.getI32Type(), 0));
+  Value ub = evalI32(*stopExpr, "a loop bound");
+  Value step;
+  if (stepExpr) {
+    if (std::optional<int64_t> known = tryFoldInt(*stepExpr);
+        known && *known < 1) {
+      error(stepExpr->getRange(),
+            "a loop step must be positive, got " + llvm::Twine(*known));
+      noteParamsIn(*stepExpr);
+      return;
+    }
+    step = evalI32(*stepExpr, "a loop step");
+  } else {
+    step = arith::ConstantIntOp::create(builder, l, builder.getI32Type(), 1);
+  }
+  if (!lb || !ub || !step)
+    return;
+  const ForStmt::Var &var = stmt.vars.front();
+  emitScfFor(stmt, lb, ub, step, [&](Value iv) {
+    cast<BlockArgument>(iv).setLoc(namedLoc(var.name, var.range));
+    declare(Symbol::Kind::LoopVar, var.name, var.range, Val::of(iv));
+  });
+}
+
+void Emitter::emitUnrollFor(const ForStmt &stmt, const CallExpr &iter) {
+  const Expr *startExpr, *stopExpr, *stepExpr;
+  if (!rangeArgs(*this, stmt, iter, "unroll", startExpr, stopExpr, stepExpr))
+    return;
+  std::optional<int64_t> start =
+      startExpr ? evalConstInt(*startExpr, "an unrolled loop's bound")
+                : std::optional<int64_t>(0);
+  std::optional<int64_t> stop =
+      evalConstInt(*stopExpr, "an unrolled loop's bound");
+  std::optional<int64_t> step =
+      stepExpr ? evalConstInt(*stepExpr, "an unrolled loop's step")
+               : std::optional<int64_t>(1);
+  if (!start || !stop || !step)
+    return;
+  if (*step < 1) {
+    error(stepExpr->getRange(),
+          "a loop step must be positive, got " + llvm::Twine(*step));
+    noteParamsIn(*stepExpr);
+    return;
+  }
+  // Compute the trip count without overflow.
+  int64_t count = 0;
+  if (*stop > *start) {
+    uint64_t span =
+        static_cast<uint64_t>(*stop) - static_cast<uint64_t>(*start);
+    count = static_cast<int64_t>((span - 1) / static_cast<uint64_t>(*step) + 1);
+  }
+  if (count > kMaxUnroll) {
+    error(iter.getRange(), "unroll(...) runs " + llvm::Twine(count) +
+                               " iterations; at most " +
+                               llvm::Twine(kMaxUnroll) +
+                               " are unrolled (use range(...) for a loop)");
+    noteParamsIn(iter);
+    return;
+  }
+  const ForStmt::Var &var = stmt.vars.front();
+  for (int64_t i = 0; i < count; ++i) {
+    if (budgetExceeded || diag.tooManyErrors())
+      return;
+    pushScope();
+    // start + i * step lies in [start, stop), but i * step alone may not
+    // fit: compute it modulo 2^64.
+    uint64_t value = static_cast<uint64_t>(*start) +
+                     static_cast<uint64_t>(i) * static_cast<uint64_t>(*step);
+    declare(Symbol::Kind::LoopVar, var.name, var.range,
+            Val::ofInt(static_cast<int64_t>(value)));
+    emitStmts(stmt.body);
+    popScope();
+  }
+}
+
+static const llvm::StringRef kTileWorkers[] = {"cta", "cluster"};
+
+void Emitter::emitTilesFor(const ForStmt &stmt, const CallExpr &iter) {
+  if (stmt.vars.size() != 2) {
+    error(stmt.vars.front().range,
+          "tiles(...) gives the two block indices of a tile: write "
+          "'for (m_blk, n_blk) in tiles(...)'");
+    return;
+  }
+  SmallVector<const Expr *> args;
+  if (!bindArgs(iter, "tiles",
+                {{"m", true},
+                 {"n", true},
+                 {"block", true},
+                 {"group", false},
+                 {"per", false}},
+                args))
+    return;
+  Value m = evalI32(*args[0], "the number of rows");
+  Value n = evalI32(*args[1], "the number of columns");
+  llvm::SmallVector<int64_t, 2> block;
+  llvm::SmallVector<const Expr *, 2> blockDims;
+  if (auto *tuple = llvm::dyn_cast<TupleExpr>(args[2]))
+    for (const ExprPtr &e : tuple->elements)
+      blockDims.push_back(e.get());
+  else if (auto *list = llvm::dyn_cast<ListExpr>(args[2]))
+    for (const ExprPtr &e : list->elements)
+      blockDims.push_back(e.get());
+  if (blockDims.size() != 2) {
+    error(args[2]->getRange(), "block is the tile's two sizes, as in "
+                               "'block = (BLK_M, BLK_N)'");
+    return;
+  }
+  for (const Expr *dim : blockDims) {
+    std::optional<int64_t> size = evalConstInt(*dim, "a block size");
+    if (!size)
+      return;
+    if (*size < 1 || *size > INT32_MAX) {
+      error(dim->getRange(),
+            "a block size must be positive, got " + llvm::Twine(*size));
+      noteParamsIn(*dim);
+      return;
+    }
+    block.push_back(*size);
+  }
+  int64_t group = 1;
+  if (args[3]) {
+    std::optional<int64_t> g = evalConstInt(*args[3], "the group size");
+    if (!g)
+      return;
+    if (*g < 1 || *g > INT32_MAX) {
+      error(args[3]->getRange(),
+            "the group size must be positive, got " + llvm::Twine(*g));
+      noteParamsIn(*args[3]);
+      return;
+    }
+    group = *g;
+  }
+  bool perCluster = false;
+  if (args[4]) {
+    std::optional<unsigned> worker =
+        evalChoice(*args[4], "worker", kTileWorkers);
+    if (!worker)
+      return;
+    perCluster = *worker == 1;
+  }
+  if (!m || !n)
+    return;
+  Location l = loc(stmt.getLoc());
+  Type i32 = builder.getI32Type();
+  Value numTiles = tile::SchedNumTilesOp::create(builder, loc(iter.getLoc()),
+                                                 i32, m, n, block);
+  Value first = tile::IdOp::create(
+      builder, l, i32, perCluster ? tile::IdKind::cluster : tile::IdKind::cta);
+  Value stride = tile::IdOp::create(builder, l, i32,
+                                    perCluster ? tile::IdKind::num_clusters
+                                               : tile::IdKind::num_ctas);
+  emitScfFor(stmt, first, numTiles, stride, [&](Value t) {
+    cast<BlockArgument>(t).setLoc(namedLoc("tile", l));
+    auto coords =
+        tile::SchedCoordsOp::create(builder, loc(iter.getLoc()), i32, i32, t, m,
+                                    n, block, static_cast<uint64_t>(group));
+    declare(Symbol::Kind::LoopVar, stmt.vars[0].name, stmt.vars[0].range,
+            Val::of(coords.getMBlock()));
+    declare(Symbol::Kind::LoopVar, stmt.vars[1].name, stmt.vars[1].range,
+            Val::of(coords.getNBlock()));
+  });
+}
+
+void Emitter::emitScfFor(const ForStmt &stmt, Value lb, Value ub, Value step,
+                         llvm::function_ref<void(Value)> bindVars) {
+  if (lb.getType() != ub.getType() || lb.getType() != step.getType())
+    return; // reported by evalI32
+  SmallVector<Symbol *> carried;
+  collectAssigned(stmt.body, carried);
+  SmallVector<Value> inits = materializeCarried(carried, stmt.getRange());
+  Location l = loc(stmt.getLoc());
+  auto forOp = scf::ForOp::create(builder, l, lb, ub, step, inits);
+  Block *body = forOp.getBody();
+  eraseTerminator(body);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(body);
+    ++kernel->scfDepth;
+    pushScope();
+    bindVars(forOp.getInductionVar());
+    for (auto [symbol, arg] : llvm::zip(carried, forOp.getRegionIterArgs())) {
+      arg.setLoc(namedLoc(symbol->name, l));
+      symbol->val = Val::of(arg);
+    }
+    emitStmts(stmt.body);
+    SmallVector<Value> yields =
+        yieldValues(carried, forOp.getRegionIterArgs(), stmt.getRange());
+    scf::YieldOp::create(builder, l, yields);
+    popScope();
+    --kernel->scfDepth;
+  }
+  for (auto [symbol, result] : llvm::zip(carried, forOp.getResults()))
+    if (!symbol->val.isError())
+      symbol->val = Val::of(result);
+}
+
+void Emitter::emitWhile(const WhileStmt &stmt) {
+  SmallVector<Symbol *> carried;
+  collectAssigned(stmt.body, carried);
+  SmallVector<Value> inits = materializeCarried(carried, stmt.getRange());
+  SmallVector<Type> types;
+  for (Value v : inits)
+    types.push_back(v.getType());
+  Location l = loc(stmt.getLoc());
+  SmallVector<Location> locs;
+  for (Symbol *symbol : carried)
+    locs.push_back(namedLoc(symbol->name, l));
+  auto whileOp =
+      scf::WhileOp::create(builder, l, TypeRange(types), ValueRange(inits),
+                           ArrayRef<NamedAttribute>{});
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    ++kernel->scfDepth;
+    Block *before = builder.createBlock(&whileOp.getBefore(), {}, types, locs);
+    pushScope();
+    for (auto [symbol, arg] : llvm::zip(carried, before->getArguments()))
+      symbol->val = Val::of(arg);
+    Value cond = evalI1(*stmt.cond, "a while condition");
+    if (!cond)
+      cond = arith::ConstantIntOp::create(builder, l, builder.getI1Type(), 0);
+    scf::ConditionOp::create(builder, l, cond, before->getArguments());
+    popScope();
+
+    Block *after = builder.createBlock(&whileOp.getAfter(), {}, types, locs);
+    pushScope();
+    for (auto [symbol, arg] : llvm::zip(carried, after->getArguments()))
+      symbol->val = Val::of(arg);
+    emitStmts(stmt.body);
+    SmallVector<Value> yields =
+        yieldValues(carried, after->getArguments(), stmt.getRange());
+    scf::YieldOp::create(builder, l, yields);
+    popScope();
+    --kernel->scfDepth;
+  }
+  for (auto [symbol, result] : llvm::zip(carried, whileOp.getResults()))
+    if (!symbol->val.isError())
+      symbol->val = Val::of(result);
+}
+
+void Emitter::emitIf(const IfStmt &stmt) {
+  Val cond = eval(*stmt.cond);
+  if (cond.isError()) {
+    // Still check both branches.
+    emitBlock(stmt.thenBlock);
+    if (stmt.elseBlock)
+      emitBlock(*stmt.elseBlock);
+    return;
+  }
+  // A constant condition picks a branch at compile time (as `if constexpr`):
+  // the other branch is not emitted, so it may use what only the other
+  // configuration declares.
+  if (cond.isBool()) {
+    if (cond.intValue)
+      emitBlock(stmt.thenBlock);
+    else if (stmt.elseBlock)
+      emitBlock(*stmt.elseBlock);
+    return;
+  }
+  if (!cond.isValue() || !cond.type.isInteger(1)) {
+    error(stmt.cond->getRange(), "a condition must be a boolean, got " +
+                                     describeVal(cond) +
+                                     (cond.isValue() && cond.type.isIntOrIndex()
+                                          ? "; compare it, as in 'x != 0'"
+                                          : ""));
+    return;
+  }
+  SmallVector<Symbol *> carried;
+  collectAssigned(stmt.thenBlock, carried);
+  if (stmt.elseBlock) {
+    SmallVector<Symbol *> elseCarried;
+    collectAssigned(*stmt.elseBlock, elseCarried);
+    for (Symbol *symbol : elseCarried)
+      if (!llvm::is_contained(carried, symbol))
+        carried.push_back(symbol);
+  }
+  SmallVector<Value> inits = materializeCarried(carried, stmt.getRange());
+  SmallVector<Type> types;
+  for (Value v : inits)
+    types.push_back(v.getType());
+  SmallVector<Val> saved;
+  for (Symbol *symbol : carried)
+    saved.push_back(symbol->val);
+  Location l = loc(stmt.getLoc());
+  bool withElse = stmt.elseBlock || !types.empty();
+  auto ifOp = scf::IfOp::create(builder, l, types, cond.value, withElse);
+  auto emitBranch = [&](Block *block, const ::tilec::frontend::Body *body) {
+    eraseTerminator(block);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(block);
+    ++kernel->scfDepth;
+    pushScope();
+    if (body)
+      emitStmts(*body);
+    SmallVector<Value> yields = yieldValues(carried, inits, stmt.getRange());
+    scf::YieldOp::create(builder, l, yields);
+    popScope();
+    --kernel->scfDepth;
+    for (auto [symbol, value] : llvm::zip(carried, saved))
+      if (!symbol->val.isError())
+        symbol->val = value;
+  };
+  emitBranch(ifOp.thenBlock(), &stmt.thenBlock);
+  if (withElse)
+    emitBranch(ifOp.elseBlock(), stmt.elseBlock.get());
+  for (auto [symbol, result] : llvm::zip(carried, ifOp.getResults()))
+    if (!symbol->val.isError())
+      symbol->val = Val::of(result);
+}
