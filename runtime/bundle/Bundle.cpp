@@ -10,57 +10,13 @@
 #include "Json.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <initializer_list>
+#include <memory>
 #include <set>
 
 namespace tilec::bundle {
-
-//===----------------------------------------------------------------------===//
-// DType
-//===----------------------------------------------------------------------===//
-
-namespace {
-struct DTypeInfo {
-  const char *name;
-  unsigned bytes;
-  bool isFloat;
-  bool isSigned;
-};
-
-// Indexed by the DType value.
-constexpr DTypeInfo kDTypeInfo[kNumDTypes] = {
-    {"f16", 2, true, true},   {"bf16", 2, true, true},
-    {"f32", 4, true, true},   {"f64", 8, true, true},
-    {"tf32", 4, true, true},  {"i8", 1, false, true},
-    {"u8", 1, false, false},  {"i16", 2, false, true},
-    {"u16", 2, false, false}, {"i32", 4, false, true},
-    {"u32", 4, false, false}, {"i64", 8, false, true},
-    {"u64", 8, false, false}, {"e4m3", 1, true, true},
-    {"e5m2", 1, true, true},  {"e8m0", 1, true, false},
-};
-
-const DTypeInfo &info(DType dtype) {
-  auto index = static_cast<unsigned>(dtype);
-  return kDTypeInfo[index < kNumDTypes ? index : 0];
-}
-} // namespace
-
-std::string_view toString(DType dtype) { return info(dtype).name; }
-
-std::optional<DType> parseDType(std::string_view text) {
-  for (unsigned i = 0; i < kNumDTypes; ++i)
-    if (text == kDTypeInfo[i].name)
-      return static_cast<DType>(i);
-  return std::nullopt;
-}
-
-unsigned byteSize(DType dtype) { return info(dtype).bytes; }
-bool isFloat(DType dtype) { return info(dtype).isFloat; }
-bool isSignedInteger(DType dtype) {
-  return !info(dtype).isFloat && info(dtype).isSigned;
-}
 
 int Kernel::findArg(std::string_view argName) const {
   for (size_t i = 0; i < args.size(); ++i)
@@ -116,7 +72,7 @@ std::string validateTensorMap(const TensorMapSpec &map, const Argument &arg) {
   if (innerBytes % 16 != 0)
     return "box inner dimension is " + std::to_string(innerBytes) +
            " bytes, TMA needs a multiple of 16";
-  auto span = static_cast<unsigned>(map.swizzle);
+  unsigned span = vocab::swizzleBytes(map.swizzle);
   if (span != 0 && innerBytes > span)
     return "box inner dimension is " + std::to_string(innerBytes) +
            " bytes, more than the " + std::to_string(span) +
@@ -159,7 +115,7 @@ std::string validateParam(const Param &param, const Kernel &kernel) {
 std::string validateArgument(const Argument &arg) {
   if (arg.name.empty())
     return "has an empty name";
-  if (static_cast<unsigned>(arg.dtype) >= kNumDTypes)
+  if (!vocab::isKnown(arg.dtype))
     return "has an unknown dtype";
   if (!arg.isTensor())
     return arg.shape.empty() ? "" : "is a scalar but has a shape";
@@ -197,7 +153,10 @@ std::string validateGrid(const Kernel &kernel) {
   return "";
 }
 
-std::string validateKernel(const Kernel &kernel) {
+/// \p target is null for a target this build does not know; its limits are
+/// then left to the driver.
+std::string validateKernel(const Kernel &kernel,
+                           std::optional<vocab::Target> target) {
   if (kernel.name.empty())
     return "has an empty name";
   std::set<std::string> names;
@@ -234,6 +193,13 @@ std::string validateKernel(const Kernel &kernel) {
   if (clusterSize > 16)
     return "cluster has " + std::to_string(clusterSize) +
            " CTAs, the hardware allows at most 16";
+  if (target &&
+      kernel.dynamicSharedBytes > vocab::maxDynamicSharedMemoryBytes(*target))
+    return "uses " + std::to_string(kernel.dynamicSharedBytes) +
+           " bytes of dynamic shared memory, " +
+           std::string(toString(*target)) + " allows at most " +
+           std::to_string(vocab::maxDynamicSharedMemoryBytes(*target)) +
+           " per block";
   return validateGrid(kernel);
 }
 
@@ -248,9 +214,10 @@ std::string validate(const Bundle &bundle) {
     return "target '" + bundle.target + "' is not of the form sm_XX";
   if (bundle.kernels.empty())
     return "the bundle has no kernels";
+  std::optional<vocab::Target> target = vocab::parseTarget(bundle.target);
   std::set<std::string> names;
   for (const Kernel &kernel : bundle.kernels) {
-    std::string problem = validateKernel(kernel);
+    std::string problem = validateKernel(kernel, target);
     if (!problem.empty())
       return "kernel '" + kernel.name + "': " + problem;
     if (!names.insert(kernel.name).second)
@@ -311,7 +278,7 @@ Value writeParam(const Param &param, const Kernel &kernel) {
     if (strides.empty())
       strides.assign(map.box.size(), 1);
     out.set("element_strides", integerArray(strides));
-    out.set("swizzle", Value::integer(static_cast<int64_t>(map.swizzle)));
+    out.set("swizzle", Value::integer(vocab::swizzleBytes(map.swizzle)));
     out.set("oob_fill", Value::string(oobFillName(map.oobFill)));
     out.set("l2_promotion", Value::string(l2PromotionName(map.l2Promotion)));
   }
@@ -599,10 +566,11 @@ private:
     uint32_t swizzle;
     if (!readUnsigned(value, "swizzle", path, 128, swizzle, 0))
       return false;
-    if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    std::optional<Swizzle> parsedSwizzle = vocab::swizzleFromBytes(swizzle);
+    if (!parsedSwizzle)
       return fail(path + ".swizzle",
                   "expected 0, 32, 64 or 128, got " + std::to_string(swizzle));
-    map.swizzle = static_cast<Swizzle>(swizzle);
+    map.swizzle = *parsedSwizzle;
     std::string fill = "zero", promotion = "none";
     if (!readString(value, "oob_fill", path, fill, true) ||
         !readString(value, "l2_promotion", path, promotion, true))
@@ -871,6 +839,10 @@ bool serializeBundle(const Bundle &bundle, std::vector<uint8_t> &out,
 bool parseBundle(const void *data, size_t size, Bundle &out,
                  std::string &error) {
   const auto *bytes = static_cast<const uint8_t *>(data);
+  if (size == 0) {
+    error = "empty (0 bytes), not a tilec bundle";
+    return false;
+  }
   if (!looksLikeBundle(data, size)) {
     error = "not a tilec bundle (bad magic)";
     return false;
@@ -949,19 +921,44 @@ bool parseBundle(const void *data, size_t size, Bundle &out,
   return true;
 }
 
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE *file) const { std::fclose(file); }
+};
+using FileHandle = std::unique_ptr<std::FILE, FileCloser>;
+
+/// Why the last stdio call failed, e.g. "Is a directory".
+std::string systemReason() {
+  return errno ? std::strerror(errno) : "unknown I/O error";
+}
+
+} // namespace
+
+// C stdio, not iostreams: libstdc++'s filebuf throws std::ios_base::failure
+// from underflow when read() fails (a directory, an I/O error) whatever the
+// stream's exception mask, and these readers must never throw.
 bool readFile(const std::string &path, std::vector<uint8_t> &out,
               std::string &error) {
-  std::ifstream file(path, std::ios::binary);
+  errno = 0;
+  FileHandle file(std::fopen(path.c_str(), "rb"));
   if (!file) {
-    error = "cannot open '" + path + "': " + std::strerror(errno);
+    error = "cannot open '" + path + "': " + systemReason();
     return false;
   }
-  out.assign(std::istreambuf_iterator<char>(file),
-             std::istreambuf_iterator<char>());
-  if (file.bad()) {
-    error = "cannot read '" + path + "'";
+  errno = 0;
+  std::vector<uint8_t> bytes;
+  uint8_t chunk[16384];
+  size_t count;
+  do {
+    count = std::fread(chunk, 1, sizeof(chunk), file.get());
+    bytes.insert(bytes.end(), chunk, chunk + count);
+  } while (count == sizeof(chunk));
+  if (std::ferror(file.get())) {
+    error = "cannot read '" + path + "': " + systemReason();
     return false;
   }
+  out = std::move(bytes);
   return true;
 }
 
@@ -981,16 +978,18 @@ bool writeBundleFile(const Bundle &bundle, const std::string &path,
   std::vector<uint8_t> bytes;
   if (!serializeBundle(bundle, bytes, error))
     return false;
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  errno = 0;
+  FileHandle file(std::fopen(path.c_str(), "wb"));
   if (!file) {
-    error = "cannot create '" + path + "': " + std::strerror(errno);
+    error = "cannot create '" + path + "': " + systemReason();
     return false;
   }
-  file.write(reinterpret_cast<const char *>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
-  file.close();
-  if (!file) {
-    error = "cannot write '" + path + "'";
+  bool written =
+      std::fwrite(bytes.data(), 1, bytes.size(), file.get()) == bytes.size();
+  // fclose flushes: a full disk may only show here.
+  written &= std::fclose(file.release()) == 0;
+  if (!written) {
+    error = "cannot write '" + path + "': " + systemReason();
     return false;
   }
   return true;
