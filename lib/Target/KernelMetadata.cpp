@@ -37,19 +37,6 @@ static std::optional<bundle::DType> toDType(Type type) {
   return std::nullopt;
 }
 
-static bundle::Swizzle toSwizzle(int64_t bytes) {
-  switch (bytes) {
-  case 32:
-    return bundle::Swizzle::B32;
-  case 64:
-    return bundle::Swizzle::B64;
-  case 128:
-    return bundle::Swizzle::B128;
-  default:
-    return bundle::Swizzle::None;
-  }
-}
-
 static LogicalResult readKernel(LLVM::LLVMFuncOp func, bundle::Kernel &k) {
   k.name = func.getSymName().str();
   auto argTypes = func->getAttrOfType<ArrayAttr>("tile.arg_types");
@@ -87,8 +74,13 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, bundle::Kernel &k) {
       for (int64_t d : dict.getAs<DenseI64ArrayAttr>("box").asArrayRef())
         p.tensorMap.box.push_back(d);
       p.tensorMap.elementStrides.assign(p.tensorMap.box.size(), 1);
-      p.tensorMap.swizzle =
-          toSwizzle(dict.getAs<IntegerAttr>("swizzle").getInt());
+      int64_t swizzleBytes = dict.getAs<IntegerAttr>("swizzle").getInt();
+      std::optional<vocab::Swizzle> swizzle =
+          vocab::swizzleFromBytes(swizzleBytes);
+      if (!swizzle)
+        return func.emitError("tensor map parameter has a swizzle of ")
+               << swizzleBytes << " bytes (expected 0, 32, 64 or 128)";
+      p.tensorMap.swizzle = *swizzle;
       // Promoting 128-byte lines into L2 suits tile loads (CUTLASS's choice).
       p.tensorMap.l2Promotion = bundle::L2Promotion::B128;
     } else if (kind == "dim") {
@@ -112,18 +104,19 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, bundle::Kernel &k) {
   } else {
     k.grid.kind = bundle::GridPolicy::Kind::Fixed;
     auto axes = func->getAttrOfType<ArrayAttr>("tile.grid_axes");
-    for (auto [i, axis] : llvm::enumerate(axes.getAsRange<tile::GridAxisAttr>()))
-      k.grid.axes[i] =
-          axis.isConstant()
-              ? bundle::GridAxis::constant(axis.getTile())
-              : bundle::GridAxis::ceilDiv(axis.getArg(), axis.getDim(),
-                                          axis.getTile());
+    for (auto [i, axis] :
+         llvm::enumerate(axes.getAsRange<tile::GridAxisAttr>()))
+      k.grid.axes[i] = axis.isConstant()
+                           ? bundle::GridAxis::constant(axis.getTile())
+                           : bundle::GridAxis::ceilDiv(
+                                 axis.getArg(), axis.getDim(), axis.getTile());
   }
   return success();
 }
 
-LogicalResult tilec::extractKernelMetadata(ModuleOp module,
-                                           std::vector<bundle::Kernel> &kernels) {
+LogicalResult
+tilec::extractKernelMetadata(ModuleOp module,
+                             std::vector<bundle::Kernel> &kernels) {
   bool failed = false;
   module.walk([&](LLVM::LLVMFuncOp func) {
     if (!func->hasAttr("tile.params"))

@@ -350,6 +350,13 @@ std::unique_ptr<Module> Module::loadFile(const std::string &path,
     error = Error::make(Status::InvalidBundle, message);
     return nullptr;
   }
+  if (bytes.empty()) {
+    error = Error::make(Status::InvalidBundle,
+                        "'" + path +
+                            "' is empty (0 bytes), not a tilec bundle, "
+                            "cubin or PTX file");
+    return nullptr;
+  }
   if (bundle::looksLikeBundle(bytes.data(), bytes.size())) {
     std::unique_ptr<Module> module =
         loadData(bytes.data(), bytes.size(), error);

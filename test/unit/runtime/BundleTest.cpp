@@ -259,6 +259,9 @@ TEST(Metadata, ValidateCatchesEveryInconsistency) {
          b.kernels[0].cluster = {4, 4, 2};
        },
        "kernel 'copy': cluster has 32 CTAs, the hardware allows at most 16"},
+      {[](Bundle &b) { b.kernels[1].dynamicSharedBytes = 232449; },
+       "kernel 'gemm': uses 232449 bytes of dynamic shared memory, sm_90a "
+       "allows at most 232448 per block"},
       {[](Bundle &b) { b.kernels[0].grid.axes[2].value = 0; },
        "kernel 'copy': grid z: constant must be >= 1"},
       {[](Bundle &b) { b.kernels[0].grid.axes[0].dim = 2; },
@@ -271,6 +274,11 @@ TEST(Metadata, ValidateCatchesEveryInconsistency) {
        "metadata version 0 is not supported (this build reads version 1)"},
   };
   EXPECT_EQ(bundle::validate(test::makeSampleBundle()), "");
+  // A target this build does not know keeps its limits to the driver.
+  Bundle future = test::makeSampleBundle();
+  future.target = "sm_120a";
+  future.kernels[1].dynamicSharedBytes = 232449;
+  EXPECT_EQ(bundle::validate(future), "");
   for (const Case &c : cases) {
     Bundle edited = test::makeSampleBundle();
     c.edit(edited);
@@ -457,6 +465,66 @@ TEST(Container, ReadsAndWritesFiles) {
   EXPECT_FALSE(bundle::readBundleFile(path, parsed, error));
   EXPECT_EQ(error, "'" + path + "': not a tilec bundle (bad magic)");
   std::remove(path.c_str());
+}
+
+/// Writes \p bytes to a fresh file under the test's temporary directory.
+std::string writeTempFile(const std::string &name,
+                          const std::vector<uint8_t> &bytes) {
+  std::string path = ::testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char *>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+// Each bad path is an error that names it, never an exception (a directory
+// used to throw std::ios_base::failure out of the reader).
+TEST(Container, BadFilesAreErrorsThatNameThePath) {
+  std::vector<uint8_t> good;
+  std::string error;
+  ASSERT_TRUE(bundle::serializeBundle(test::makeSampleBundle(), good, error));
+  std::string directory = ::testing::TempDir();
+  std::string missing = directory + "tilec_no_such_file.tilec";
+  std::string empty = writeTempFile("tilec_empty.tilec", {});
+  std::string truncated = writeTempFile(
+      "tilec_truncated.tilec",
+      std::vector<uint8_t>(good.begin(), good.begin() + good.size() / 2));
+  std::string garbage =
+      writeTempFile("tilec_garbage.tilec", {0xde, 0xad, 0xbe, 0xef, 0, 1, 2});
+  struct Case {
+    std::string path;
+    std::string message;
+  };
+  const Case cases[] = {
+      {directory, "cannot read '" + directory + "': Is a directory"},
+      {missing, "cannot open '" + missing + "': No such file or directory"},
+      {empty, "'" + empty + "': empty (0 bytes), not a tilec bundle"},
+      {truncated, "'" + truncated + "': bundle truncated: section 0 (offset "},
+      {garbage, "'" + garbage + "': not a tilec bundle (bad magic)"},
+  };
+  for (const Case &c : cases) {
+    Bundle parsed;
+    bool ok = true;
+    EXPECT_NO_THROW(ok = bundle::readBundleFile(c.path, parsed, error));
+    EXPECT_FALSE(ok) << c.path;
+    EXPECT_EQ(error.substr(0, c.message.size()), c.message);
+    std::vector<uint8_t> bytes;
+    if (c.path == directory || c.path == missing) {
+      EXPECT_NO_THROW(ok = bundle::readFile(c.path, bytes, error));
+      EXPECT_FALSE(ok);
+      EXPECT_EQ(error, c.message);
+    }
+  }
+  for (const std::string &path : {empty, truncated, garbage})
+    std::remove(path.c_str());
+}
+
+TEST(Container, WriterReportsAnUnwritablePath) {
+  std::string error;
+  std::string directory = ::testing::TempDir();
+  EXPECT_FALSE(
+      bundle::writeBundleFile(test::makeSampleBundle(), directory, error));
+  EXPECT_EQ(error, "cannot create '" + directory + "': Is a directory");
 }
 
 } // namespace
