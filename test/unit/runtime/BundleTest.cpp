@@ -467,56 +467,44 @@ TEST(Container, ReadsAndWritesFiles) {
   std::remove(path.c_str());
 }
 
-/// Writes \p bytes to a fresh file under the test's temporary directory.
-std::string writeTempFile(const std::string &name,
-                          const std::vector<uint8_t> &bytes) {
-  std::string path = ::testing::TempDir() + name;
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char *>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
-  return path;
-}
-
 // Each bad path is an error that names it, never an exception (a directory
 // used to throw std::ios_base::failure out of the reader).
 TEST(Container, BadFilesAreErrorsThatNameThePath) {
-  std::vector<uint8_t> good;
-  std::string error;
-  ASSERT_TRUE(bundle::serializeBundle(test::makeSampleBundle(), good, error));
-  std::string directory = ::testing::TempDir();
-  std::string missing = directory + "tilec_no_such_file.tilec";
-  std::string empty = writeTempFile("tilec_empty.tilec", {});
-  std::string truncated = writeTempFile(
-      "tilec_truncated.tilec",
-      std::vector<uint8_t>(good.begin(), good.begin() + good.size() / 2));
-  std::string garbage =
-      writeTempFile("tilec_garbage.tilec", {0xde, 0xad, 0xbe, 0xef, 0, 1, 2});
+  test::BadBundleFiles files("tilec_bundle_test", ::testing::TempDir());
   struct Case {
     std::string path;
     std::string message;
   };
   const Case cases[] = {
-      {directory, "cannot read '" + directory + "': Is a directory"},
-      {missing, "cannot open '" + missing + "': No such file or directory"},
-      {empty, "'" + empty + "': empty (0 bytes), not a tilec bundle"},
-      {truncated, "'" + truncated + "': bundle truncated: section 0 (offset "},
-      {garbage, "'" + garbage + "': not a tilec bundle (bad magic)"},
+      {files.directory,
+       "cannot read '" + files.directory + "': Is a directory"},
+      {files.missing,
+       "cannot open '" + files.missing + "': No such file or directory"},
+      {files.empty, "'" + files.empty +
+                        "': empty (0 bytes), not a tilec "
+                        "bundle"},
+      {files.truncated, "'" + files.truncated + "': bundle truncated: "},
+      {files.garbage, "'" + files.garbage +
+                          "': not a tilec bundle (bad "
+                          "magic)"},
   };
   for (const Case &c : cases) {
     Bundle parsed;
+    std::string error;
     bool ok = true;
     EXPECT_NO_THROW(ok = bundle::readBundleFile(c.path, parsed, error));
     EXPECT_FALSE(ok) << c.path;
     EXPECT_EQ(error.substr(0, c.message.size()), c.message);
-    std::vector<uint8_t> bytes;
-    if (c.path == directory || c.path == missing) {
-      EXPECT_NO_THROW(ok = bundle::readFile(c.path, bytes, error));
-      EXPECT_FALSE(ok);
-      EXPECT_EQ(error, c.message);
-    }
   }
-  for (const std::string &path : {empty, truncated, garbage})
-    std::remove(path.c_str());
+  std::vector<uint8_t> bytes;
+  std::string error;
+  for (const std::string &path : {files.directory, files.missing}) {
+    bool ok = true;
+    EXPECT_NO_THROW(ok = bundle::readFile(path, bytes, error));
+    EXPECT_FALSE(ok) << path;
+  }
+  EXPECT_EQ(error,
+            "cannot open '" + files.missing + "': No such file or directory");
 }
 
 TEST(Container, WriterReportsAnUnwritablePath) {

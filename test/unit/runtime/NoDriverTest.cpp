@@ -95,55 +95,33 @@ TEST(NoDriver, MalformedInputIsReportedFirst) {
                            "PTX");
 }
 
-std::string writeTempFile(const std::string &name,
-                          const std::vector<uint8_t> &bytes) {
-  std::string path = ::testing::TempDir() + name;
-  FILE *file = std::fopen(path.c_str(), "wb");
-  EXPECT_NE(file, nullptr);
-  if (file) {
-    std::fwrite(bytes.data(), 1, bytes.size(), file);
-    std::fclose(file);
-  }
-  return path;
-}
-
 // As a new user would try it: each bad path is an InvalidBundle error that
 // names the path, through the C++ and the C API, and nothing throws (a
 // directory used to abort the process with std::ios_base::failure).
 TEST(NoDriver, BadFilesAreErrorsThatNameThePath) {
-  std::vector<uint8_t> good = sampleBundleBytes();
-  std::string directory = ::testing::TempDir();
-  std::string missing = directory + "tilec_nodriver_missing.tilec";
-  std::string empty = writeTempFile("tilec_nodriver_empty.tilec", {});
-  std::string truncated =
-      writeTempFile("tilec_nodriver_truncated.tilec",
-                    std::vector<uint8_t>(good.begin(), good.begin() + 40));
-  std::string garbage =
-      writeTempFile("tilec_nodriver_garbage.bin", {0x13, 0x37, 0, 0xff});
-  struct Case {
-    std::string path;
-    std::string message;
+  test::BadBundleFiles files("tilec_nodriver", ::testing::TempDir());
+  const std::pair<std::string, std::string> cases[] = {
+      {files.directory,
+       "cannot read '" + files.directory + "': Is a directory"},
+      {files.missing,
+       "cannot open '" + files.missing + "': No such file or directory"},
+      {files.empty, "'" + files.empty + "' is empty (0 bytes)"},
+      {files.truncated, "'" + files.truncated + "': bundle truncated: "},
+      {files.garbage, "'" + files.garbage +
+                          "' is not a tilec bundle, and no metadata was "
+                          "found beside it"},
   };
-  const Case cases[] = {
-      {directory, "cannot read '" + directory + "': Is a directory"},
-      {missing, "cannot open '" + missing + "': No such file or directory"},
-      {empty, "'" + empty + "' is empty (0 bytes)"},
-      {truncated, "'" + truncated + "': bundle truncated: "},
-      {garbage, "'" + garbage +
-                    "' is not a tilec bundle, and no metadata "
-                    "was found beside it"},
-  };
-  for (const Case &c : cases) {
+  for (const auto &[path, message] : cases) {
     rt::Error error;
     std::unique_ptr<rt::Module> module;
-    EXPECT_NO_THROW(module = rt::Module::loadFile(c.path, error));
+    EXPECT_NO_THROW(module = rt::Module::loadFile(path, error));
     EXPECT_EQ(module, nullptr);
     EXPECT_EQ(error.status, rt::Status::InvalidBundle);
-    EXPECT_EQ(error.message.substr(0, c.message.size()), c.message);
+    EXPECT_EQ(error.message.substr(0, message.size()), message);
 
     tilec_module *handle = nullptr;
     tilec_status status = TILEC_SUCCESS;
-    EXPECT_NO_THROW(status = tilec_module_load_file(c.path.c_str(), &handle));
+    EXPECT_NO_THROW(status = tilec_module_load_file(path.c_str(), &handle));
     EXPECT_EQ(status, TILEC_ERROR_INVALID_BUNDLE);
     EXPECT_EQ(handle, nullptr);
     EXPECT_EQ(std::string(tilec_last_error()), error.message);
@@ -151,13 +129,11 @@ TEST(NoDriver, BadFilesAreErrorsThatNameThePath) {
 
   // A raw image whose metadata path is a directory.
   tilec_module *handle = nullptr;
-  EXPECT_EQ(
-      tilec_module_load_image_file(garbage.c_str(), directory.c_str(), &handle),
-      TILEC_ERROR_INVALID_BUNDLE);
+  EXPECT_EQ(tilec_module_load_image_file(files.garbage.c_str(),
+                                         files.directory.c_str(), &handle),
+            TILEC_ERROR_INVALID_BUNDLE);
   EXPECT_EQ(std::string(tilec_last_error()),
-            "cannot read '" + directory + "': Is a directory");
-  for (const std::string &path : {empty, truncated, garbage})
-    std::remove(path.c_str());
+            "cannot read '" + files.directory + "': Is a directory");
 }
 
 // A raw cubin needs its metadata beside it.
