@@ -106,6 +106,10 @@ struct Param {
   TensorMapSpec tensorMap;
 };
 
+/// The metadata spelling of a parameter kind ("tensor_map", "pointer", "dim",
+/// "stride", "scalar"), also used in messages.
+const char *paramKindName(Param::Kind kind);
+
 /// One grid axis of a fixed grid: a constant, or ceildiv(dim `dim` of tensor
 /// argument `arg`, `tile`).
 struct GridAxis {
