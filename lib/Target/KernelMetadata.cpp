@@ -37,20 +37,6 @@ static std::optional<bundle::DType> toDType(Type type) {
   return std::nullopt;
 }
 
-static bundle::Swizzle toSwizzle(tile::Swizzle swizzle) {
-  switch (swizzle) {
-  case tile::Swizzle::none:
-    return bundle::Swizzle::None;
-  case tile::Swizzle::swizzle_32b:
-    return bundle::Swizzle::B32;
-  case tile::Swizzle::swizzle_64b:
-    return bundle::Swizzle::B64;
-  case tile::Swizzle::swizzle_128b:
-    return bundle::Swizzle::B128;
-  }
-  llvm_unreachable("unknown swizzle");
-}
-
 /// The bundle's description of a kernel from its typed ABI.
 static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
                                 bundle::Kernel &k) {
@@ -82,7 +68,9 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
       for (int64_t d : map.getBox())
         p.tensorMap.box.push_back(d);
       p.tensorMap.elementStrides.assign(p.tensorMap.box.size(), 1);
-      p.tensorMap.swizzle = toSwizzle(map.getSwizzle());
+      // The dialect's swizzle enum and the vocabulary's name the same modes.
+      p.tensorMap.swizzle =
+          *vocab::swizzleFromBytes(tile::getSwizzleBytes(map.getSwizzle()));
       // Promoting 128-byte lines into L2 suits tile loads (CUTLASS's choice).
       p.tensorMap.l2Promotion = bundle::L2Promotion::B128;
     } else if (auto dim = dyn_cast<tile::DimParamAttr>(attr)) {
@@ -106,21 +94,21 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
     k.grid.kind = bundle::GridPolicy::Kind::Fixed;
     for (auto [i, axis] :
          llvm::enumerate(abi.getGridAxes().getAsRange<tile::GridAxisAttr>()))
-      k.grid.axes[i] =
-          axis.isConstant()
-              ? bundle::GridAxis::constant(axis.getTile())
-              : bundle::GridAxis::ceilDiv(axis.getArg(), axis.getDim(),
-                                          axis.getTile());
+      k.grid.axes[i] = axis.isConstant()
+                           ? bundle::GridAxis::constant(axis.getTile())
+                           : bundle::GridAxis::ceilDiv(
+                                 axis.getArg(), axis.getDim(), axis.getTile());
   }
   return success();
 }
 
-LogicalResult tilec::extractKernelMetadata(ModuleOp module,
-                                           std::vector<bundle::Kernel> &kernels) {
+LogicalResult
+tilec::extractKernelMetadata(ModuleOp module,
+                             std::vector<bundle::Kernel> &kernels) {
   bool failed = false;
-  auto abiHelper =
-      module.getContext()->getLoadedDialect<tile::TileDialect>()
-          ->getKernelAbiAttrHelper();
+  auto abiHelper = module.getContext()
+                       ->getLoadedDialect<tile::TileDialect>()
+                       ->getKernelAbiAttrHelper();
   module.walk([&](LLVM::LLVMFuncOp func) {
     tile::KernelAbiAttr abi = abiHelper.getAttr(func);
     if (!abi)

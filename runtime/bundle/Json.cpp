@@ -133,7 +133,9 @@ private:
   }
 
   bool consumeWord(std::string_view word) {
-    if (input.substr(pos, word.size()) != word)
+    // substr throws past the end; the parser never goes there, but a reader
+    // that must not throw does not rely on that.
+    if (pos > input.size() || input.substr(pos, word.size()) != word)
       return false;
     pos += word.size();
     return true;

@@ -1,7 +1,10 @@
 //===- CApi.cpp - tilec runtime C API -------------------------------------===//
 //
 // The C API of tilec_runtime.h over the C++ API: handle casts, argument
-// conversion and the thread-local last-error message.
+// conversion and the thread-local last-error message. No entry point catches
+// anything: nothing below throws (bad_alloc aside); readers and the driver
+// calls return errors, and counts from C are checked before they size a
+// vector.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,9 +12,12 @@
 
 #include "tilec/Runtime.h"
 
+#include "LaunchPlan.h"
+
 #include <vector>
 
 using tilec::rt::Arg;
+using tilec::rt::checkArgCount;
 using tilec::rt::Error;
 using tilec::rt::Kernel;
 using tilec::rt::Module;
@@ -60,6 +66,8 @@ tilec_status finishLoad(std::unique_ptr<Module> loaded, const Error &error,
 
 /// Copies C arguments into C++ ones; the values are checked by the launch
 /// plan, so out-of-range kinds and dtypes are carried over as they are.
+/// \p nargs has been checked against the kernel, so that a wild count cannot
+/// make the vector throw.
 std::vector<Arg> convertArgs(const tilec_arg *args, size_t nargs) {
   std::vector<Arg> converted(nargs);
   for (size_t i = 0; i < nargs; ++i) {
@@ -217,6 +225,8 @@ tilec_status tilec_check(const tilec_kernel *kernel, const tilec_arg *args,
                          size_t nargs) {
   if (!kernel || (nargs && !args))
     return invalidValue("tilec_check: kernel and args must not be null");
+  if (Error error = checkArgCount(unwrap(kernel)->metadata(), nargs))
+    return report(error);
   std::vector<Arg> converted = convertArgs(args, nargs);
   return report(unwrap(kernel)->check(converted.data(), converted.size()));
 }
@@ -225,6 +235,8 @@ tilec_status tilec_launch(tilec_kernel *kernel, const tilec_arg *args,
                           size_t nargs, void *stream) {
   if (!kernel || (nargs && !args))
     return invalidValue("tilec_launch: kernel and args must not be null");
+  if (Error error = checkArgCount(unwrap(kernel)->metadata(), nargs))
+    return report(error);
   std::vector<Arg> converted = convertArgs(args, nargs);
   return report(
       unwrap(kernel)->launch(converted.data(), converted.size(), stream));

@@ -372,17 +372,22 @@ size_t TensorMapKeyHash::operator()(const TensorMapRequest::Key &key) const {
   return static_cast<size_t>(hash);
 }
 
+Error checkArgCount(const bundle::Kernel &kernel, size_t count) {
+  if (count == kernel.args.size())
+    return Error();
+  std::string names;
+  for (const Argument &arg : kernel.args)
+    names += (names.empty() ? "" : ", ") + arg.name;
+  return Error::make(Status::InvalidArgument,
+                     "kernel '" + kernel.name + "' takes " +
+                         std::to_string(kernel.args.size()) + " arguments (" +
+                         names + "), got " + std::to_string(count));
+}
+
 Error buildLaunchPlan(const bundle::Kernel &kernel, const Arg *args,
                       size_t count, uint32_t smCount, LaunchPlan &plan) {
-  if (count != kernel.args.size()) {
-    std::string names;
-    for (const Argument &arg : kernel.args)
-      names += (names.empty() ? "" : ", ") + arg.name;
-    return Error::make(Status::InvalidArgument,
-                       "kernel '" + kernel.name + "' takes " +
-                           std::to_string(kernel.args.size()) + " arguments (" +
-                           names + "), got " + std::to_string(count));
-  }
+  if (Error error = checkArgCount(kernel, count))
+    return error;
   if (count && !args)
     return Error::make(Status::InvalidValue, "the argument array is null");
   // Values that come from C may be anything: reject before using them.

@@ -61,6 +61,10 @@ struct LaunchPlan {
   std::array<uint32_t, 3> grid = {0, 0, 0};
 };
 
+/// Checks that \p count arguments is what \p kernel takes; the first check
+/// of buildLaunchPlan.
+Error checkArgCount(const bundle::Kernel &kernel, size_t count);
+
 /// Checks \p args against \p kernel and fills \p plan. \p smCount is the
 /// device's SM count for persistent grids; 0 leaves a persistent grid at
 /// {0, 0, 0} (checks on the CPU only).

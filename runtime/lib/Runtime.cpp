@@ -35,6 +35,16 @@ Error cudaError(const DriverApi &driver, CUresult result,
   return Error::make(Status::CudaError, what + ": " + describe(driver, result));
 }
 
+/// Makes the enclosing function return a CudaError when the driver call
+/// \p call fails. \p what says what was being done; it is built only on
+/// failure, so a launch pays nothing for its message.
+#define TILEC_RETURN_IF_DRIVER_ERROR(driver, call, what)                       \
+  do {                                                                         \
+    CUresult tilecDriverResult = (call);                                       \
+    if (tilecDriverResult != CUDA_SUCCESS)                                     \
+      return cudaError(driver, tilecDriverResult, what);                       \
+  } while (false)
+
 Error loadDriver(const DriverApi *&driver) {
   std::string message;
   driver = getDriver(message);
@@ -47,9 +57,8 @@ Error loadDriver(const DriverApi *&driver) {
 /// primary context, retained once for the life of the process (as the CUDA
 /// runtime does) so that memory and modules in it stay valid.
 Error defaultContext(const DriverApi &driver, CUcontext &context) {
-  CUresult result = driver.cuCtxGetCurrent(&context);
-  if (result != CUDA_SUCCESS)
-    return cudaError(driver, result, "cuCtxGetCurrent failed");
+  TILEC_RETURN_IF_DRIVER_ERROR(driver, driver.cuCtxGetCurrent(&context),
+                               "cuCtxGetCurrent failed");
   if (context)
     return Error();
   static std::mutex mutex;
@@ -57,31 +66,34 @@ Error defaultContext(const DriverApi &driver, CUcontext &context) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!primary) {
     CUdevice device;
-    if ((result = driver.cuDeviceGet(&device, 0)) != CUDA_SUCCESS)
-      return cudaError(driver, result, "cuDeviceGet(0) failed");
-    if ((result = driver.cuDevicePrimaryCtxRetain(&primary, device)) !=
-        CUDA_SUCCESS)
-      return cudaError(driver, result, "cuDevicePrimaryCtxRetain failed");
+    TILEC_RETURN_IF_DRIVER_ERROR(driver, driver.cuDeviceGet(&device, 0),
+                                 "cuDeviceGet(0) failed");
+    TILEC_RETURN_IF_DRIVER_ERROR(
+        driver, driver.cuDevicePrimaryCtxRetain(&primary, device),
+        "cuDevicePrimaryCtxRetain failed");
   }
   context = primary;
   return Error();
 }
 
-/// Makes \p context current for a scope, restoring the caller's after.
+/// Makes a context current for a scope, restoring the caller's after.
 class ScopedContext {
 public:
-  ScopedContext(const DriverApi &driver, CUcontext context, Error &error)
-      : driver(driver) {
+  explicit ScopedContext(const DriverApi &driver) : driver(driver) {}
+  ScopedContext(const ScopedContext &) = delete;
+
+  /// Makes \p context current until this object dies.
+  Error enter(CUcontext context) {
+    const char *what = "cannot make the module's context current";
     CUcontext current = nullptr;
-    CUresult result = driver.cuCtxGetCurrent(&current);
-    if (result == CUDA_SUCCESS && current != context) {
-      result = driver.cuCtxPushCurrent(context);
-      pushed = result == CUDA_SUCCESS;
-    }
-    if (result != CUDA_SUCCESS)
-      error = cudaError(driver, result,
-                        "cannot make the module's context "
-                        "current");
+    TILEC_RETURN_IF_DRIVER_ERROR(driver, driver.cuCtxGetCurrent(&current),
+                                 what);
+    if (current == context)
+      return Error();
+    TILEC_RETURN_IF_DRIVER_ERROR(driver, driver.cuCtxPushCurrent(context),
+                                 what);
+    pushed = true;
+    return Error();
   }
   ~ScopedContext() {
     CUcontext ignored;
@@ -185,8 +197,10 @@ Module::~Module() {
   if (!state->module)
     return;
   state->kernels.clear();
-  Error ignored;
-  ScopedContext scope(*state->driver, state->context, ignored);
+  ScopedContext scope(*state->driver);
+  // Unload even if the context cannot be made current: there is no one to
+  // report to, and the driver refuses a module of another context anyway.
+  (void)scope.enter(state->context);
   state->driver->cuModuleUnload(state->module);
 }
 
@@ -200,70 +214,76 @@ std::unique_ptr<Module> Module::load(bundle::Bundle contents, Error &error) {
     return nullptr;
   }
   std::unique_ptr<Module> module(new Module(std::move(contents)));
-  State &state = *module->state;
-  if ((error = loadDriver(state.driver)))
-    return nullptr;
-  const DriverApi &driver = *state.driver;
-  if ((error = defaultContext(driver, state.context)))
-    return nullptr;
-  ScopedContext scope(driver, state.context, error);
-  if (error)
-    return nullptr;
+  if ((error = module->open()))
+    return nullptr; // the destructor unloads what was loaded
+  return module;
+}
+
+Error Module::open() {
+  if (Error error = loadDriver(state->driver))
+    return error;
+  const DriverApi &driver = *state->driver;
+  if (Error error = defaultContext(driver, state->context))
+    return error;
+  ScopedContext scope(driver);
+  if (Error error = scope.enter(state->context))
+    return error;
 
   CUdevice device;
-  CUresult result = driver.cuCtxGetDevice(&device);
   int smCount = 0, major = 0, minor = 0;
-  if (result == CUDA_SUCCESS)
-    result = driver.cuDeviceGetAttribute(
-        &smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
-  if (result == CUDA_SUCCESS)
-    result = driver.cuDeviceGetAttribute(
-        &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
-  if (result == CUDA_SUCCESS)
-    result = driver.cuDeviceGetAttribute(
-        &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
-  if (result != CUDA_SUCCESS) {
-    error = cudaError(driver, result, "cannot query the device");
-    return nullptr;
-  }
-  state.smCount = static_cast<uint32_t>(smCount);
+  const char *query = "cannot query the device";
+  TILEC_RETURN_IF_DRIVER_ERROR(driver, driver.cuCtxGetDevice(&device), query);
+  TILEC_RETURN_IF_DRIVER_ERROR(
+      driver,
+      driver.cuDeviceGetAttribute(
+          &smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
+      query);
+  TILEC_RETURN_IF_DRIVER_ERROR(
+      driver,
+      driver.cuDeviceGetAttribute(
+          &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+      query);
+  TILEC_RETURN_IF_DRIVER_ERROR(
+      driver,
+      driver.cuDeviceGetAttribute(
+          &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+      query);
+  state->smCount = static_cast<uint32_t>(smCount);
 
-  const bundle::Bundle &code = module->contents;
-  bool isCubin = !code.cubin.empty();
-  const void *image = isCubin ? static_cast<const void *>(code.cubin.data())
-                              : static_cast<const void *>(code.ptx.c_str());
+  bool isCubin = !contents.cubin.empty();
+  const void *image = isCubin ? static_cast<const void *>(contents.cubin.data())
+                              : static_cast<const void *>(contents.ptx.c_str());
   // The JIT log explains PTX that fails to compile.
   std::string log(kJitLogBytes, '\0');
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {log.data(), reinterpret_cast<void *>(kJitLogBytes)};
-  result = driver.cuModuleLoadDataEx(&state.module, image, 2, options, values);
+  CUresult result =
+      driver.cuModuleLoadDataEx(&state->module, image, 2, options, values);
   if (result != CUDA_SUCCESS) {
-    state.module = nullptr;
+    // Not the macro: the JIT log follows the driver's message.
+    state->module = nullptr;
     log.resize(std::strlen(log.c_str()));
-    error = cudaError(driver, result,
-                      std::string("cannot load the ") +
-                          (isCubin ? "cubin" : "PTX") + " for target " +
-                          code.target + " on a device of compute capability " +
-                          std::to_string(major) + "." + std::to_string(minor));
+    Error error =
+        cudaError(driver, result,
+                  std::string("cannot load the ") +
+                      (isCubin ? "cubin" : "PTX") + " for target " +
+                      contents.target + " on a device of compute capability " +
+                      std::to_string(major) + "." + std::to_string(minor));
     if (!log.empty())
       error.message += "\n" + log;
-    return nullptr;
+    return error;
   }
-  for (const bundle::Kernel &meta : code.kernels) {
+  for (const bundle::Kernel &meta : contents.kernels) {
     CUfunction function;
-    result =
-        driver.cuModuleGetFunction(&function, state.module, meta.name.c_str());
-    if (result != CUDA_SUCCESS) {
-      error = cudaError(driver, result,
-                        "kernel '" + meta.name +
-                            "' is in the metadata but not in the code");
-      return nullptr; // the destructor unloads the module
-    }
-    state.kernels.emplace(meta.name, std::unique_ptr<Kernel>(
-                                         new Kernel(*module, meta, function)));
+    TILEC_RETURN_IF_DRIVER_ERROR(
+        driver,
+        driver.cuModuleGetFunction(&function, state->module, meta.name.c_str()),
+        "kernel '" + meta.name + "' is in the metadata but not in the code");
+    state->kernels.emplace(
+        meta.name, std::unique_ptr<Kernel>(new Kernel(*this, meta, function)));
   }
-  return module;
+  return Error();
 }
 
 std::unique_ptr<Module> Module::loadData(const void *data, size_t size,
@@ -328,6 +348,13 @@ std::unique_ptr<Module> Module::loadFile(const std::string &path,
   std::string message;
   if (!bundle::readFile(path, bytes, message)) {
     error = Error::make(Status::InvalidBundle, message);
+    return nullptr;
+  }
+  if (bytes.empty()) {
+    error = Error::make(Status::InvalidBundle,
+                        "'" + path +
+                            "' is empty (0 bytes), not a tilec bundle, "
+                            "cubin or PTX file");
     return nullptr;
   }
   if (bundle::looksLikeBundle(bytes.data(), bytes.size())) {
@@ -433,26 +460,24 @@ Error Kernel::prepare(uint32_t smCount) {
   const DriverApi &driver = *module.state->driver;
   if (state->attributesSet)
     return Error();
-  CUresult result = driver.cuFuncSetAttribute(
-      state->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-      static_cast<int>(meta.dynamicSharedBytes));
-  if (result != CUDA_SUCCESS)
-    return cudaError(driver, result,
-                     "kernel '" + meta.name +
-                         "': cannot raise the dynamic shared memory "
-                         "limit to " +
-                         std::to_string(meta.dynamicSharedBytes) + " bytes");
+  TILEC_RETURN_IF_DRIVER_ERROR(
+      driver,
+      driver.cuFuncSetAttribute(state->function,
+                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                static_cast<int>(meta.dynamicSharedBytes)),
+      "kernel '" + meta.name +
+          "': cannot raise the dynamic shared memory limit to " +
+          std::to_string(meta.dynamicSharedBytes) + " bytes");
   uint32_t clusterSize = meta.cluster[0] * meta.cluster[1] * meta.cluster[2];
   // Clusters above 8 CTAs are "non-portable" and must be opted into.
-  if (clusterSize > 8) {
-    result = driver.cuFuncSetAttribute(
-        state->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
-        1);
-    if (result != CUDA_SUCCESS)
-      return cudaError(driver, result,
-                       "kernel '" + meta.name + "': cannot allow a cluster of " +
-                           std::to_string(clusterSize) + " CTAs");
-  }
+  if (clusterSize > 8)
+    TILEC_RETURN_IF_DRIVER_ERROR(
+        driver,
+        driver.cuFuncSetAttribute(
+            state->function,
+            CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+        "kernel '" + meta.name + "': cannot allow a cluster of " +
+            std::to_string(clusterSize) + " CTAs");
   state->persistentCtas = smCount;
   if (clusterSize > 1) {
     // A cluster needs its CTAs on SMs of one GPC, so fewer clusters than
@@ -474,8 +499,8 @@ Error Kernel::prepare(uint32_t smCount) {
     config.attrs = &attr;
     config.numAttrs = 1;
     int clusters = 0;
-    result = driver.cuOccupancyMaxActiveClusters(&clusters, state->function,
-                                                 &config);
+    CUresult result = driver.cuOccupancyMaxActiveClusters(
+        &clusters, state->function, &config);
     if (result == CUDA_SUCCESS && clusters > 0)
       state->persistentCtas =
           std::min<uint32_t>(smCount, uint32_t(clusters) * clusterSize);
@@ -487,14 +512,13 @@ Error Kernel::prepare(uint32_t smCount) {
 Error Kernel::launch(const Arg *args, size_t count, void *stream) {
   const Module::State &owner = *module.state;
   const DriverApi &driver = *owner.driver;
-  Error error;
-  ScopedContext scope(driver, owner.context, error);
-  if (error)
+  ScopedContext scope(driver);
+  if (Error error = scope.enter(owner.context))
     return error;
   uint32_t persistentCtas;
   {
     std::lock_guard<std::mutex> lock(state->mutex);
-    if ((error = prepare(owner.smCount)))
+    if (Error error = prepare(owner.smCount))
       return error;
     persistentCtas = state->persistentCtas;
   }
@@ -526,25 +550,23 @@ Error Kernel::launch(const Arg *args, size_t count, void *stream) {
         box[d] = request.box[d];
         elementStrides[d] = request.elementStrides[d];
       }
-      CUresult result = driver.cuTensorMapEncodeTiled(
-          &maps[i], tensorMapDataType(request.dtype), request.rank,
-          reinterpret_cast<void *>(request.address), globalDim, globalStrides,
-          box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-          tensorMapSwizzle(request.swizzle),
-          tensorMapL2Promotion(request.l2Promotion),
-          request.oobFill == bundle::OobFill::NaN
-              ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
-              : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-      if (result != CUDA_SUCCESS)
-        return cudaError(
-            driver, result,
-            describeArg(meta, request.arg) +
-                ": cuTensorMapEncodeTiled failed for param " +
-                std::to_string(request.param) + " (dims " +
-                joinNumbers(request.globalDim, request.rank) +
-                ", byte strides " +
-                joinNumbers(request.globalStrides, request.rank - 1) +
-                ", innermost first)");
+      TILEC_RETURN_IF_DRIVER_ERROR(
+          driver,
+          driver.cuTensorMapEncodeTiled(
+              &maps[i], tensorMapDataType(request.dtype), request.rank,
+              reinterpret_cast<void *>(request.address), globalDim,
+              globalStrides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+              tensorMapSwizzle(request.swizzle),
+              tensorMapL2Promotion(request.l2Promotion),
+              request.oobFill == bundle::OobFill::NaN
+                  ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                  : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+          describeArg(meta, request.arg) +
+              ": cuTensorMapEncodeTiled failed for param " +
+              std::to_string(request.param) + " (dims " +
+              joinNumbers(request.globalDim, request.rank) + ", byte strides " +
+              joinNumbers(request.globalStrides, request.rank - 1) +
+              ", innermost first)");
       EncodedTensorMap encoded;
       std::memcpy(encoded.data(), &maps[i], sizeof(CUtensorMap));
       state->maps.insert(key, encoded);
@@ -575,19 +597,16 @@ Error Kernel::launch(const Arg *args, size_t count, void *stream) {
     config.attrs = &cluster;
     config.numAttrs = 1;
   }
-  CUresult result =
-      driver.cuLaunchKernelEx(&config, state->function, params.data(), nullptr);
-  if (result != CUDA_SUCCESS)
-    return cudaError(driver, result,
-                     "cuLaunchKernelEx failed for kernel '" + meta.name +
-                         "' (grid " + std::to_string(plan.grid[0]) + "x" +
-                         std::to_string(plan.grid[1]) + "x" +
-                         std::to_string(plan.grid[2]) + ", block " +
-                         std::to_string(meta.block[0]) + "x" +
-                         std::to_string(meta.block[1]) + "x" +
-                         std::to_string(meta.block[2]) + ", " +
-                         std::to_string(meta.dynamicSharedBytes) +
-                         " bytes of dynamic shared memory)");
+  TILEC_RETURN_IF_DRIVER_ERROR(
+      driver,
+      driver.cuLaunchKernelEx(&config, state->function, params.data(), nullptr),
+      "cuLaunchKernelEx failed for kernel '" + meta.name + "' (grid " +
+          std::to_string(plan.grid[0]) + "x" + std::to_string(plan.grid[1]) +
+          "x" + std::to_string(plan.grid[2]) + ", block " +
+          std::to_string(meta.block[0]) + "x" + std::to_string(meta.block[1]) +
+          "x" + std::to_string(meta.block[2]) + ", " +
+          std::to_string(meta.dynamicSharedBytes) +
+          " bytes of dynamic shared memory)");
   return Error();
 }
 
@@ -610,13 +629,11 @@ template <typename Body> Error withDefaultContext(const char *what, Body body) {
   CUcontext context;
   if (Error error = defaultContext(*driver, context))
     return error;
-  Error error;
-  ScopedContext scope(*driver, context, error);
-  if (error)
+  ScopedContext scope(*driver);
+  if (Error error = scope.enter(context))
     return error;
-  CUresult result = body(*driver);
-  if (result != CUDA_SUCCESS)
-    return cudaError(*driver, result, std::string(what) + " failed");
+  TILEC_RETURN_IF_DRIVER_ERROR(*driver, body(*driver),
+                               std::string(what) + " failed");
   return Error();
 }
 } // namespace

@@ -40,6 +40,19 @@ bool readText(const std::string &path, std::string &out, std::string &error) {
   return true;
 }
 
+/// Reads and validates a metadata JSON file. Read errors name the path
+/// already; parse errors get it in front.
+bool readMetadata(const std::string &path, bundle::Bundle &out,
+                  std::string &error) {
+  std::string metadata;
+  if (!readText(path, metadata, error))
+    return false;
+  if (bundle::parseMetadataJson(metadata, out, error))
+    return true;
+  error = path + ": " + error;
+  return false;
+}
+
 int pack(int argc, char **argv) {
   std::string metadataPath, cubinPath, ptxPath, outputPath;
   for (int i = 2; i < argc; ++i) {
@@ -61,11 +74,10 @@ int pack(int argc, char **argv) {
   if (metadataPath.empty() || outputPath.empty() ||
       (cubinPath.empty() && ptxPath.empty()))
     return usage();
-  std::string error, metadata;
+  std::string error;
   bundle::Bundle result;
-  if (!readText(metadataPath, metadata, error) ||
-      !bundle::parseMetadataJson(metadata, result, error))
-    return fail(metadataPath + ": " + error);
+  if (!readMetadata(metadataPath, result, error))
+    return fail(error);
   if (!cubinPath.empty() && !bundle::readFile(cubinPath, result.cubin, error))
     return fail(error);
   if (!ptxPath.empty() && !readText(ptxPath, result.ptx, error))
@@ -87,11 +99,10 @@ int dump(const char *path) {
 }
 
 int check(const char *path) {
-  std::string error, metadata;
+  std::string error;
   bundle::Bundle contents;
-  if (!readText(path, metadata, error) ||
-      !bundle::parseMetadataJson(metadata, contents, error))
-    return fail(std::string(path) + ": " + error);
+  if (!readMetadata(path, contents, error))
+    return fail(error);
   std::printf("%s: %zu kernel(s), target %s: OK\n", path,
               contents.kernels.size(), contents.target.c_str());
   return 0;

@@ -157,6 +157,8 @@ private:
   friend class Kernel;
   struct State;
   explicit Module(bundle::Bundle contents);
+  /// Loads the code into the context and finds every kernel.
+  Error open();
 
   bundle::Bundle contents;
   std::unique_ptr<State> state;

@@ -259,6 +259,9 @@ TEST(Metadata, ValidateCatchesEveryInconsistency) {
          b.kernels[0].cluster = {4, 4, 2};
        },
        "kernel 'copy': cluster has 32 CTAs, the hardware allows at most 16"},
+      {[](Bundle &b) { b.kernels[1].dynamicSharedBytes = 232449; },
+       "kernel 'gemm': uses 232449 bytes of dynamic shared memory, sm_90a "
+       "allows at most 232448 per block"},
       {[](Bundle &b) { b.kernels[0].grid.axes[2].value = 0; },
        "kernel 'copy': grid z: constant must be >= 1"},
       {[](Bundle &b) { b.kernels[0].grid.axes[0].dim = 2; },
@@ -271,6 +274,11 @@ TEST(Metadata, ValidateCatchesEveryInconsistency) {
        "metadata version 0 is not supported (this build reads version 1)"},
   };
   EXPECT_EQ(bundle::validate(test::makeSampleBundle()), "");
+  // A target this build does not know keeps its limits to the driver.
+  Bundle future = test::makeSampleBundle();
+  future.target = "sm_120a";
+  future.kernels[1].dynamicSharedBytes = 232449;
+  EXPECT_EQ(bundle::validate(future), "");
   for (const Case &c : cases) {
     Bundle edited = test::makeSampleBundle();
     c.edit(edited);
@@ -457,6 +465,54 @@ TEST(Container, ReadsAndWritesFiles) {
   EXPECT_FALSE(bundle::readBundleFile(path, parsed, error));
   EXPECT_EQ(error, "'" + path + "': not a tilec bundle (bad magic)");
   std::remove(path.c_str());
+}
+
+// Each bad path is an error that names it, never an exception (a directory
+// used to throw std::ios_base::failure out of the reader).
+TEST(Container, BadFilesAreErrorsThatNameThePath) {
+  test::BadBundleFiles files("tilec_bundle_test", ::testing::TempDir());
+  struct Case {
+    std::string path;
+    std::string message;
+  };
+  const Case cases[] = {
+      {files.directory,
+       "cannot read '" + files.directory + "': Is a directory"},
+      {files.missing,
+       "cannot open '" + files.missing + "': No such file or directory"},
+      {files.empty, "'" + files.empty +
+                        "': empty (0 bytes), not a tilec "
+                        "bundle"},
+      {files.truncated, "'" + files.truncated + "': bundle truncated: "},
+      {files.garbage, "'" + files.garbage +
+                          "': not a tilec bundle (bad "
+                          "magic)"},
+  };
+  for (const Case &c : cases) {
+    Bundle parsed;
+    std::string error;
+    bool ok = true;
+    EXPECT_NO_THROW(ok = bundle::readBundleFile(c.path, parsed, error));
+    EXPECT_FALSE(ok) << c.path;
+    EXPECT_EQ(error.substr(0, c.message.size()), c.message);
+  }
+  std::vector<uint8_t> bytes;
+  std::string error;
+  for (const std::string &path : {files.directory, files.missing}) {
+    bool ok = true;
+    EXPECT_NO_THROW(ok = bundle::readFile(path, bytes, error));
+    EXPECT_FALSE(ok) << path;
+  }
+  EXPECT_EQ(error,
+            "cannot open '" + files.missing + "': No such file or directory");
+}
+
+TEST(Container, WriterReportsAnUnwritablePath) {
+  std::string error;
+  std::string directory = ::testing::TempDir();
+  EXPECT_FALSE(
+      bundle::writeBundleFile(test::makeSampleBundle(), directory, error));
+  EXPECT_EQ(error, "cannot create '" + directory + "': Is a directory");
 }
 
 } // namespace

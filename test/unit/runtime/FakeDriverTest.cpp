@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -322,6 +323,13 @@ TEST_F(FakeDriver, CApiRoundTrip) {
   EXPECT_STREQ(tilec_last_error(),
                "argument 'Y' (index 1): data pointer 0x7f0000800008 is not "
                "16-byte aligned, TMA needs 16-byte alignment");
+  // A wild count is reported, never allocated for (which would throw).
+  EXPECT_EQ(tilec_check(kernel, args, SIZE_MAX), TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(tilec_last_error()),
+            "kernel 'copy' takes 2 arguments (X, Y), got " +
+                std::to_string(SIZE_MAX));
+  EXPECT_EQ(tilec_launch(kernel, args, SIZE_MAX, nullptr),
+            TILEC_ERROR_INVALID_ARGUMENT);
   args[1].data = kY;
   EXPECT_EQ(tilec_launch(kernel, args, 2, nullptr), TILEC_SUCCESS)
       << tilec_last_error();

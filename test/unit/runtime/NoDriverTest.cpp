@@ -95,6 +95,47 @@ TEST(NoDriver, MalformedInputIsReportedFirst) {
                            "PTX");
 }
 
+// As a new user would try it: each bad path is an InvalidBundle error that
+// names the path, through the C++ and the C API, and nothing throws (a
+// directory used to abort the process with std::ios_base::failure).
+TEST(NoDriver, BadFilesAreErrorsThatNameThePath) {
+  test::BadBundleFiles files("tilec_nodriver", ::testing::TempDir());
+  const std::pair<std::string, std::string> cases[] = {
+      {files.directory,
+       "cannot read '" + files.directory + "': Is a directory"},
+      {files.missing,
+       "cannot open '" + files.missing + "': No such file or directory"},
+      {files.empty, "'" + files.empty + "' is empty (0 bytes)"},
+      {files.truncated, "'" + files.truncated + "': bundle truncated: "},
+      {files.garbage, "'" + files.garbage +
+                          "' is not a tilec bundle, and no metadata was "
+                          "found beside it"},
+  };
+  for (const auto &[path, message] : cases) {
+    rt::Error error;
+    std::unique_ptr<rt::Module> module;
+    EXPECT_NO_THROW(module = rt::Module::loadFile(path, error));
+    EXPECT_EQ(module, nullptr);
+    EXPECT_EQ(error.status, rt::Status::InvalidBundle);
+    EXPECT_EQ(error.message.substr(0, message.size()), message);
+
+    tilec_module *handle = nullptr;
+    tilec_status status = TILEC_SUCCESS;
+    EXPECT_NO_THROW(status = tilec_module_load_file(path.c_str(), &handle));
+    EXPECT_EQ(status, TILEC_ERROR_INVALID_BUNDLE);
+    EXPECT_EQ(handle, nullptr);
+    EXPECT_EQ(std::string(tilec_last_error()), error.message);
+  }
+
+  // A raw image whose metadata path is a directory.
+  tilec_module *handle = nullptr;
+  EXPECT_EQ(tilec_module_load_image_file(files.garbage.c_str(),
+                                         files.directory.c_str(), &handle),
+            TILEC_ERROR_INVALID_BUNDLE);
+  EXPECT_EQ(std::string(tilec_last_error()),
+            "cannot read '" + files.directory + "': Is a directory");
+}
+
 // A raw cubin needs its metadata beside it.
 TEST(NoDriver, RawImageWithoutMetadataIsExplained) {
   std::string path = ::testing::TempDir() + "tilec_nodriver_kernel.cubin";

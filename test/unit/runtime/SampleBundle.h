@@ -11,6 +11,8 @@
 
 #include "tilec/bundle/Bundle.h"
 
+#include <cstdio>
+
 namespace tilec::test {
 
 inline bundle::Param tensorMapParam(uint32_t arg, std::vector<uint32_t> box,
@@ -103,6 +105,44 @@ inline bundle::Bundle makeSampleBundle() {
   result.ptx = ".version 8.7\n.target sm_90a\n";
   return result;
 }
+
+/// Writes \p bytes to \p path; false if it cannot.
+inline bool writeFile(const std::string &path,
+                      const std::vector<uint8_t> &bytes) {
+  std::FILE *file = std::fopen(path.c_str(), "wb");
+  if (!file)
+    return false;
+  bool written =
+      std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+  return std::fclose(file) == 0 && written;
+}
+
+/// What a new user might pass as a bundle path by mistake: a directory, a
+/// missing file, an empty one, a bundle cut in half and bytes that are no
+/// bundle. Written under the test's temporary directory, removed after.
+struct BadBundleFiles {
+  std::string directory, missing, empty, truncated, garbage;
+
+  /// \p prefix keeps the files of two test programs apart.
+  explicit BadBundleFiles(const std::string &prefix, const std::string &tmp) {
+    directory = tmp;
+    missing = tmp + prefix + "_missing.tilec";
+    empty = tmp + prefix + "_empty.tilec";
+    truncated = tmp + prefix + "_truncated.tilec";
+    garbage = tmp + prefix + "_garbage.bin";
+    std::vector<uint8_t> good;
+    std::string error;
+    bundle::serializeBundle(makeSampleBundle(), good, error);
+    good.resize(good.size() / 2);
+    writeFile(empty, {});
+    writeFile(truncated, good);
+    writeFile(garbage, {0xde, 0xad, 0xbe, 0xef, 0, 1, 2});
+  }
+  ~BadBundleFiles() {
+    for (const std::string *path : {&empty, &truncated, &garbage})
+      std::remove(path->c_str());
+  }
+};
 
 } // namespace tilec::test
 

@@ -38,6 +38,14 @@ class NoDriver(unittest.TestCase):
                          "'/nonexistent/kernel.tilec': No such file or "
                          "directory")
 
+    def test_directory_is_an_error_not_an_abort(self):
+        with tempfile.TemporaryDirectory() as directory:
+            with self.assertRaises(tr.TilecError) as caught:
+                tr.Module(directory)
+        self.assertEqual(caught.exception.status, "INVALID_BUNDLE")
+        self.assertEqual(str(caught.exception),
+                         f"cannot read '{directory}': Is a directory")
+
     def test_synchronize_needs_the_driver(self):
         with self.assertRaises(tr.TilecError) as caught:
             tr.synchronize()

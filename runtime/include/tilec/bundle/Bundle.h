@@ -13,6 +13,8 @@
 #ifndef TILEC_BUNDLE_BUNDLE_H
 #define TILEC_BUNDLE_BUNDLE_H
 
+#include "tilec/Vocabulary.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -33,35 +35,19 @@ constexpr unsigned kMaxTensorMapRank = 5;
 /// Marks a tensor dimension whose size is only known at launch.
 constexpr int64_t kDynamic = -1;
 
-/// Element types. The numeric values are part of the C API (tilec_dtype) and
-/// must not change; add new types at the end.
-enum class DType : uint8_t {
-  F16 = 0,
-  BF16 = 1,
-  F32 = 2,
-  F64 = 3,
-  TF32 = 4,
-  I8 = 5,
-  U8 = 6,
-  I16 = 7,
-  U16 = 8,
-  I32 = 9,
-  U32 = 10,
-  I64 = 11,
-  U64 = 12,
-  E4M3 = 13,
-  E5M2 = 14,
-  E8M0 = 15,
-};
-constexpr unsigned kNumDTypes = 16;
+/// Element types: the vocabulary's, whose numeric values are also the C
+/// API's tilec_dtype.
+using DType = vocab::ElementType;
+constexpr unsigned kNumDTypes = vocab::kNumElementTypes;
 
-/// The metadata spelling: "f16", "bf16", ..., "e4m3".
-std::string_view toString(DType dtype);
-std::optional<DType> parseDType(std::string_view text);
-/// Size of one element in bytes.
-unsigned byteSize(DType dtype);
-bool isFloat(DType dtype);
-bool isSignedInteger(DType dtype);
+/// The metadata spelling ("f16", "bf16", ..., "e4m3"), sizes and classes.
+using vocab::byteSize;
+using vocab::isFloat;
+using vocab::isSignedInteger;
+using vocab::toString;
+inline std::optional<DType> parseDType(std::string_view text) {
+  return vocab::parseElementType(text);
+}
 
 /// One argument the user passes at launch: a tensor or a scalar.
 struct Argument {
@@ -76,8 +62,9 @@ struct Argument {
   bool isTensor() const { return kind == Kind::Tensor; }
 };
 
-/// Shared-memory swizzle of a tensor map; the value is the span in bytes.
-enum class Swizzle : uint8_t { None = 0, B32 = 32, B64 = 64, B128 = 128 };
+/// Shared-memory swizzle of a tensor map (the metadata writes its span in
+/// bytes).
+using Swizzle = vocab::Swizzle;
 /// What a TMA load writes for out-of-bounds elements.
 enum class OobFill : uint8_t { Zero, NaN };
 /// L2 sector promotion of TMA loads.
@@ -118,6 +105,10 @@ struct Param {
   /// TensorMap only.
   TensorMapSpec tensorMap;
 };
+
+/// The metadata spelling of a parameter kind ("tensor_map", "pointer", "dim",
+/// "stride", "scalar"), also used in messages.
+const char *paramKindName(Param::Kind kind);
 
 /// One grid axis of a fixed grid: a constant, or ceildiv(dim `dim` of tensor
 /// argument `arg`, `tile`).
