@@ -5,18 +5,22 @@
 #include "lib/Conversion/Passes.h"
 #include "lib/Transforms/Passes.h"
 
+#include "dialects/Tile/TileDialect.h"
+
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm) {
   using namespace mlir;
-  pm.addPass(tile::createTileVerifyScopes());
-  pm.addPass(tile::createTileWarpSpecialize());
-  pm.addPass(tile::createTileAllocateSharedMemory());
-  pm.addPass(tile::createTileAssignNamedBarriers());
-  pm.addPass(tile::createTileLowerPipelines());
-  pm.addPass(tile::createTileDispatch());
+  // The tile passes work on one kernel at a time.
+  OpPassManager &kernelPM = pm.nest<tile::KernelOp>();
+  kernelPM.addPass(tile::createTileVerifyScopes());
+  kernelPM.addPass(tile::createTileWarpSpecialize());
+  kernelPM.addPass(tile::createTileAllocateSharedMemory());
+  kernelPM.addPass(tile::createTileAssignNamedBarriers());
+  kernelPM.addPass(tile::createTileLowerPipelines());
+  kernelPM.addPass(tile::createTileDispatch());
   pm.addPass(tile::createTileConvertToNVVM());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());

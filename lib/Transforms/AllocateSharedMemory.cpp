@@ -2,6 +2,10 @@
 
 #include "lib/Transforms/Passes.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-allocate-smem"
+
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::tile {
@@ -20,12 +24,11 @@ int64_t mlir::tile::getMaxSharedMemoryBytes(StringRef target) {
 namespace {
 
 struct AllocateSharedMemoryPass
-    : public tile::impl::TileAllocateSharedMemoryBase<AllocateSharedMemoryPass> {
+    : public tile::impl::TileAllocateSharedMemoryBase<
+          AllocateSharedMemoryPass> {
   void runOnOperation() override {
-    getOperation().walk([&](KernelOp kernel) {
-      if (failed(allocate(kernel)))
-        signalPassFailure();
-    });
+    if (failed(allocate(getOperation())))
+      signalPassFailure();
   }
 
   LogicalResult allocate(KernelOp kernel) {
@@ -48,6 +51,8 @@ struct AllocateSharedMemoryPass
       auto type = cast<SmemType>(alloc.getType());
       offset = llvm::alignTo(offset, type.getAlignment());
       alloc.setOffsetAttr(b.getI64IntegerAttr(offset));
+      LLVM_DEBUG(llvm::dbgs() << "smem " << type << " at " << offset << ", "
+                              << type.getSizeInBytes() << " bytes\n");
       offset += type.getSizeInBytes();
     }
     offset = llvm::alignTo(offset, 8);
@@ -71,6 +76,8 @@ struct AllocateSharedMemoryPass
             << " bytes here";
       return failure();
     }
+    LLVM_DEBUG(llvm::dbgs() << "kernel " << kernel.getSymName() << ": "
+                            << offset << " bytes of shared memory\n");
     kernel.setSmemBytesAttr(b.getI64IntegerAttr(offset));
     return success();
   }

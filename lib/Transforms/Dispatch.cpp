@@ -3,6 +3,10 @@
 #include "lib/Transforms/LayoutUtils.h"
 #include "lib/Transforms/Passes.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-dispatch"
+
 #include "lib/Support/MmaTypes.h"
 #include "lib/Support/TmaBoxes.h"
 
@@ -26,10 +30,8 @@ int64_t getArgNumber(Value v) {
 
 struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
   void runOnOperation() override {
-    getOperation().walk([&](KernelOp kernel) {
-      if (failed(dispatch(kernel)))
-        signalPassFailure();
-    });
+    if (failed(dispatch(getOperation())))
+      signalPassFailure();
   }
 
   /// Picks the instruction of every copy and gemm and records on each copy
@@ -53,10 +55,15 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
       box[global.getRank() - 1] = plan->BoxCols;
       copy.setTensormapAttr(TensorMapParamAttr::get(
           ctx, getArgNumber(copy.getGlobal()), box, smem.getSwizzle()));
+      LLVM_DEBUG(llvm::dbgs() << "copy at " << copy.getLoc() << ": TMA with "
+                              << copy.getTensormapAttr() << "\n");
     });
     kernel.walk([&](GemmAsyncOp gemm) {
       if (::mlir::failed(checkGemm(kernel, gemm)))
         failed = true;
+      LLVM_DEBUG(llvm::dbgs()
+                 << "gemm at " << gemm.getLoc() << ": "
+                 << stringifyGemmDispatch(gemm.getDispatch()) << "\n");
     });
     return failure(failed);
   }

@@ -2,6 +2,10 @@
 
 #include "lib/Transforms/Passes.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-lower-pipelines"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -31,8 +35,8 @@ struct InitLowering : OpConversionPattern<PipelineInitOp> {
   LogicalResult
   matchAndRewrite(PipelineInitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, constI32(rewriter, op.getLoc(),
-                                    op.getPhase() ? kPhaseBit : 0));
+    rewriter.replaceOp(
+        op, constI32(rewriter, op.getLoc(), op.getPhase() ? kPhaseBit : 0));
     return success();
   }
 };
@@ -52,8 +56,8 @@ struct AdvanceLowering : OpConversionPattern<PipelineAdvanceOp> {
     }
     Value stage = arith::AndIOp::create(rewriter, loc, state,
                                         constI32(rewriter, loc, kStageMask));
-    Value next = arith::AddIOp::create(rewriter, loc, stage,
-                                       constI32(rewriter, loc, 1));
+    Value next =
+        arith::AddIOp::create(rewriter, loc, stage, constI32(rewriter, loc, 1));
     Value wrap = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                        next, constI32(rewriter, loc, depth));
     // Past the last stage: back to stage 0 with the phase flipped. Adding
@@ -99,18 +103,16 @@ struct LowerPipelinesPass
     MLIRContext *ctx = &getContext();
     TypeConverter converter;
     converter.addConversion([](Type t) { return t; });
-    converter.addConversion([ctx](PipelineType) -> Type {
-      return IntegerType::get(ctx, 32);
-    });
+    converter.addConversion(
+        [ctx](PipelineType) -> Type { return IntegerType::get(ctx, 32); });
 
     ConversionTarget target(*ctx);
     target.addIllegalOp<PipelineInitOp, PipelineAdvanceOp, PipelineStageOp,
                         PipelinePhaseOp>();
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
       return converter.isLegal(op) &&
-             llvm::all_of(op->getRegions(), [&](Region &r) {
-               return converter.isLegal(&r);
-             });
+             llvm::all_of(op->getRegions(),
+                          [&](Region &r) { return converter.isLegal(&r); });
     });
     // The kernel's own signature never holds pipelines; its body does.
     target.addLegalOp<KernelOp, RoleOp, SingleThreadOp>();
@@ -120,6 +122,8 @@ struct LowerPipelinesPass
         converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
+    LLVM_DEBUG(llvm::dbgs() << "pipelines of " << getOperation().getSymName()
+                            << " become (stage, phase) i32 pairs\n");
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def TileVerifyScopes : Pass<"tile-verify-scopes", "::mlir::ModuleOp"> {
+def TileVerifyScopes : Pass<"tile-verify-scopes", "::mlir::tile::KernelOp"> {
   let summary = "Check that each op runs in a scope that may issue it";
   let description = [{
     Some instructions need a particular set of threads: wgmma a whole
@@ -25,7 +25,7 @@ def TileVerifyScopes : Pass<"tile-verify-scopes", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
-def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
+def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::tile::KernelOp"> {
   let summary = "Turn roles into branches on the warpgroup and warp id";
   let description = [{
     Each warpgroup that runs a role gets one branch of an if/else chain on the
@@ -64,7 +64,7 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
-def TileAllocateSharedMemory : Pass<"tile-allocate-smem", "::mlir::ModuleOp"> {
+def TileAllocateSharedMemory : Pass<"tile-allocate-smem", "::mlir::tile::KernelOp"> {
   let summary = "Place buffers and barriers in one dynamic shared-memory pool";
   let description = [{
     Barriers (8 bytes each) and the tensor-memory address slot come first,
@@ -87,7 +87,7 @@ def TileAllocateSharedMemory : Pass<"tile-allocate-smem", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
-def TileAssignNamedBarriers : Pass<"tile-assign-named-barriers", "::mlir::ModuleOp"> {
+def TileAssignNamedBarriers : Pass<"tile-assign-named-barriers", "::mlir::tile::KernelOp"> {
   let summary = "Give warpgroup-scoped syncs their named-barrier ids";
   let description = [{
     Barrier 0 stays the CTA-wide barrier. A warpgroup sync uses barrier
@@ -101,7 +101,7 @@ def TileAssignNamedBarriers : Pass<"tile-assign-named-barriers", "::mlir::Module
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
-def TileLowerPipelines : Pass<"tile-lower-pipelines", "::mlir::ModuleOp"> {
+def TileLowerPipelines : Pass<"tile-lower-pipelines", "::mlir::tile::KernelOp"> {
   let summary = "Turn pipeline states into loop-carried (stage, phase) integers";
   let description = [{
     A `!tile.pipeline<N>` value becomes one i32 holding the stage in bits
@@ -128,7 +128,7 @@ def TileLowerPipelines : Pass<"tile-lower-pipelines", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
-def TileDispatch : Pass<"tile-dispatch", "::mlir::ModuleOp"> {
+def TileDispatch : Pass<"tile-dispatch", "::mlir::tile::KernelOp"> {
   let summary = "Choose TMA, wgmma or tcgen05 for each async op and check it is legal";
   let description = [{
     `dispatch = auto` becomes `tma` for copies and `wgmma` (sm_90a) or

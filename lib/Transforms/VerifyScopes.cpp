@@ -2,6 +2,10 @@
 
 #include "lib/Transforms/Passes.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-verify-scopes"
+
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEVERIFYSCOPES
 #include "lib/Transforms/Passes.h.inc"
@@ -52,11 +56,12 @@ struct VerifyScopesPass
     : public tile::impl::TileVerifyScopesBase<VerifyScopesPass> {
   void runOnOperation() override {
     bool failed = false;
-    getOperation().walk([&](KernelOp kernel) {
-      kernel.walk([&](Operation *op) {
-        if (::mlir::failed(verifyOp(op, kernel)))
-          failed = true;
-      });
+    KernelOp kernel = getOperation();
+    LLVM_DEBUG(llvm::dbgs()
+               << "checking the scopes of " << kernel.getSymName() << "\n");
+    kernel.walk([&](Operation *op) {
+      if (::mlir::failed(verifyOp(op, kernel)))
+        failed = true;
     });
     if (failed)
       signalPassFailure();
@@ -66,11 +71,11 @@ struct VerifyScopesPass
                                  StringRef what) {
     if (getScope(op, kernel) == Scope::OneThread)
       return success();
-    return op->emitOpError() << what
-                             << " is issued by one thread, but this op runs "
-                             << describeScope(op)
-                             << "; put it in a single_thread role or a "
-                                "tile.single_thread block";
+    return op->emitOpError()
+           << what << " is issued by one thread, but this op runs "
+           << describeScope(op)
+           << "; put it in a single_thread role or a "
+              "tile.single_thread block";
   }
 
   LogicalResult requireWarpgroup(Operation *op, KernelOp kernel,

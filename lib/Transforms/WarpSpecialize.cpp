@@ -2,6 +2,10 @@
 
 #include "lib/Transforms/Passes.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-warp-specialize"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -63,10 +67,8 @@ int64_t defaultRegisters(int64_t threads) {
 struct WarpSpecializePass
     : public tile::impl::TileWarpSpecializeBase<WarpSpecializePass> {
   void runOnOperation() override {
-    getOperation().walk([&](KernelOp kernel) {
-      if (failed(specialize(kernel)))
-        signalPassFailure();
-    });
+    if (failed(specialize(getOperation())))
+      signalPassFailure();
   }
 
   LogicalResult specialize(KernelOp kernel) {
@@ -223,6 +225,18 @@ struct WarpSpecializePass
       else
         it->second.push_back(wg);
     }
+
+    LLVM_DEBUG({
+      for (auto &[members, wgs] : classes) {
+        llvm::dbgs() << "branch for warpgroups";
+        for (int64_t wg : wgs)
+          llvm::dbgs() << " " << wg;
+        llvm::dbgs() << ":";
+        for (RoleOp role : members)
+          llvm::dbgs() << " '" << role.getRoleName() << "'";
+        llvm::dbgs() << "\n";
+      }
+    });
 
     // Registers: the budgets of all warpgroups must fit the register file.
     int64_t startRegs = defaultRegisters(kernel.getNumThreads());
