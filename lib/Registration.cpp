@@ -32,6 +32,7 @@ void tilec::registerAll(mlir::DialectRegistry &registry) {
     mlir::tile::registerTileConversionPasses();
     mlir::registerCanonicalizerPass();
     mlir::registerCSEPass();
+    mlir::registerLoopInvariantCodeMotionPass();
     mlir::registerSCFToControlFlowPass();
     mlir::registerConvertNVVMToLLVMPass();
     mlir::registerReconcileUnrealizedCastsPass();

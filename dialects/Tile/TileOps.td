@@ -92,7 +92,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
 }
 
 def Tile_RoleOp : Tile_Op<"role", [
-    HasParent<"KernelOp">, SingleBlock, NoTerminator]> {
+    HasParent<"KernelOp">, SingleBlock, NoTerminator, RecursiveMemoryEffects]> {
   let summary = "a region run by a named set of warps, with a register budget";
   let description = [{
     The body runs on the warps `warps` (default: all four) of the warpgroups
@@ -124,7 +124,8 @@ def Tile_RoleOp : Tile_Op<"role", [
   let hasVerifier = 1;
 }
 
-def Tile_SingleThreadOp : Tile_Op<"single_thread", [SingleBlock, NoTerminator]> {
+def Tile_SingleThreadOp : Tile_Op<"single_thread", [SingleBlock, NoTerminator,
+                                                    RecursiveMemoryEffects]> {
   let summary = "run the body on one thread of each warp, warpgroup or CTA";
   let description = [{
     `warp` elects one lane (elect.sync); `warpgroup` and `cta` run the body on
@@ -257,8 +258,8 @@ def Tile_BarrierArriveOp : Tile_Op<"barrier.arrive"> {
     On a `tma` barrier, `expect_tx` adds the bytes the TMA copies of this
     phase will deliver. `tile.barrier.arrive %full[%s] expect_tx 32768 : !tile.barrier<tma, 4>`
   }];
-  let arguments = (ins Tile_AnyBarrier:$barrier, I32:$index,
-                       OptionalAttr<I64Attr>:$expect_tx);
+  let arguments = (ins Arg<Tile_AnyBarrier, "", [MemRead, MemWrite]>:$barrier,
+                       I32:$index, OptionalAttr<I64Attr>:$expect_tx);
   let assemblyFormat = [{
     $barrier `[` $index `]` (`expect_tx` $expect_tx^)? attr-dict `:` type($barrier)
   }];
@@ -270,7 +271,8 @@ def Tile_BarrierWaitOp : Tile_Op<"barrier.wait"> {
   let description = [{
     `tile.barrier.wait %full[%s], %phase : !tile.barrier<tma, 4>`
   }];
-  let arguments = (ins Tile_AnyBarrier:$barrier, I32:$index, I32:$phase);
+  let arguments = (ins Arg<Tile_AnyBarrier, "", [MemRead, MemWrite]>:$barrier,
+                       I32:$index, I32:$phase);
   let assemblyFormat =
       "$barrier `[` $index `]` `,` $phase attr-dict `:` type($barrier)";
   let hasVerifier = 1;
@@ -337,9 +339,11 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
           !tile.barrier<tma, 4>
     ```
   }];
-  let arguments = (ins Tile_CopyOperand:$dst, Variadic<I32>:$dstIndices,
-                       Tile_CopyOperand:$src, Variadic<I32>:$srcIndices,
-                       Optional<Tile_AnyBarrier>:$barrier,
+  let arguments = (ins Arg<Tile_CopyOperand, "", [MemWrite]>:$dst,
+                       Variadic<I32>:$dstIndices,
+                       Arg<Tile_CopyOperand, "", [MemRead]>:$src,
+                       Variadic<I32>:$srcIndices,
+                       Arg<Optional<Tile_AnyBarrier>, "", [MemRead, MemWrite]>:$barrier,
                        Optional<I32>:$barrierIndex,
                        DefaultValuedAttr<Tile_CopyDispatchAttr,
                                          "::mlir::tile::CopyDispatch::auto_">:$dispatch,
@@ -374,12 +378,12 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def Tile_BulkCommitOp : Tile_Op<"bulk_commit"> {
+def Tile_BulkCommitOp : Tile_Op<"bulk_commit", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "close the group of outstanding shared->global copies of this thread";
   let assemblyFormat = "attr-dict";
 }
 
-def Tile_BulkWaitOp : Tile_Op<"bulk_wait"> {
+def Tile_BulkWaitOp : Tile_Op<"bulk_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait until at most `pending` copy groups of this thread are outstanding";
   let description = [{
     With `read`, wait only until their shared-memory reads are done (enough to
@@ -394,7 +398,8 @@ def Tile_BulkWaitOp : Tile_Op<"bulk_wait"> {
 // Asynchronous MMA
 //===----------------------------------------------------------------------===//
 
-def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [AttrSizedOperandSegments]> {
+def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [AttrSizedOperandSegments,
+                                               MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "acc (+)= A * B^T on tiles in shared memory, asynchronously";
   let description = [{
     A (M x K) and B (N x K) are K-major tiles in shared memory; the leading
@@ -411,8 +416,8 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [AttrSizedOperandSegments]> {
     ```
   }];
   let arguments = (ins Tile_Accumulator:$acc, Optional<I32>:$accColumn,
-                       Tile_AnySmem:$a, Variadic<I32>:$aIndices,
-                       Tile_AnySmem:$b, Variadic<I32>:$bIndices,
+                       Arg<Tile_AnySmem, "", [MemRead]>:$a, Variadic<I32>:$aIndices,
+                       Arg<Tile_AnySmem, "", [MemRead]>:$b, Variadic<I32>:$bIndices,
                        Optional<I1>:$accumulate,
                        DefaultValuedAttr<Tile_GemmDispatchAttr,
                                          "::mlir::tile::GemmDispatch::auto_">:$dispatch,
@@ -426,7 +431,8 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def Tile_GemmCommitOp : Tile_Op<"gemm_commit", [AttrSizedOperandSegments]> {
+def Tile_GemmCommitOp : Tile_Op<"gemm_commit", [AttrSizedOperandSegments,
+                                                 MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "close the group of outstanding MMAs (and signal a barrier on sm_100)";
   let description = [{
     sm_90a: wgmma.commit_group. sm_100a: tcgen05.commit arrives on
@@ -444,7 +450,8 @@ def Tile_GemmCommitOp : Tile_Op<"gemm_commit", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def Tile_GemmWaitOp : Tile_Op<"gemm_wait", [AllTypesMatch<["acc", "result"]>]> {
+def Tile_GemmWaitOp : Tile_Op<"gemm_wait", [AllTypesMatch<["acc", "result"]>,
+                                             MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait until at most `pending` wgmma groups are outstanding (sm_90a)";
   let description = [{
     The accumulator passes through so that no read of it moves above the wait.
@@ -460,7 +467,7 @@ def Tile_GemmWaitOp : Tile_Op<"gemm_wait", [AllTypesMatch<["acc", "result"]>]> {
 // Tensor memory and registers
 //===----------------------------------------------------------------------===//
 
-def Tile_TmemLoadOp : Tile_Op<"tmem_load"> {
+def Tile_TmemLoadOp : Tile_Op<"tmem_load", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "a warpgroup reads columns of tensor memory into registers (sm_100)";
   let description = [{
     Thread t of the warpgroup receives lane t, columns [column, column + N).
@@ -474,7 +481,8 @@ def Tile_TmemLoadOp : Tile_Op<"tmem_load"> {
   let hasVerifier = 1;
 }
 
-def Tile_TmemWaitOp : Tile_Op<"tmem_wait", [AllTypesMatch<["value", "result"]>]> {
+def Tile_TmemWaitOp : Tile_Op<"tmem_wait", [AllTypesMatch<["value", "result"]>,
+                                             MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait for this thread's tensor-memory loads (tcgen05.wait::ld)";
   let arguments = (ins Tile_AnyFrag:$value);
   let results = (outs Tile_AnyFrag:$result);
@@ -518,7 +526,8 @@ def Tile_FragStoreOp : Tile_Op<"frag.store"> {
     The swizzle of the buffer is applied.
     `tile.frag.store %h, %d[%row] : !tile.frag<64x256xbf16, wgmma_acc>, !tile.smem<128x256xbf16, swizzle_128b>`
   }];
-  let arguments = (ins Tile_AnyFrag:$value, Tile_AnySmem:$dst,
+  let arguments = (ins Tile_AnyFrag:$value,
+                       Arg<Tile_AnySmem, "", [MemWrite]>:$dst,
                        Variadic<I32>:$indices);
   let assemblyFormat =
       "$value `,` $dst `[` $indices `]` attr-dict `:` type($value) `,` type($dst)";
@@ -529,7 +538,7 @@ def Tile_FragStoreOp : Tile_Op<"frag.store"> {
 // Synchronisation
 //===----------------------------------------------------------------------===//
 
-def Tile_SyncOp : Tile_Op<"sync"> {
+def Tile_SyncOp : Tile_Op<"sync", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "a CTA, cluster or warpgroup barrier";
   let description = [{
     A warpgroup sync waits for the 128 threads of the calling warpgroup; its
@@ -540,7 +549,7 @@ def Tile_SyncOp : Tile_Op<"sync"> {
   let assemblyFormat = "$scope attr-dict";
 }
 
-def Tile_FenceOp : Tile_Op<"fence"> {
+def Tile_FenceOp : Tile_Op<"fence", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "a memory-ordering fence";
   let description = [{
     `proxy_async` makes this thread's generic shared-memory writes visible to
