@@ -18,6 +18,7 @@ void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(tile::createTileLowerPipelines());
   pm.addPass(tile::createTileDispatch());
   pm.addPass(tile::createTileConvertToNVVM());
+  pm.addPass(tile::createTileHoistInnermostInvariants());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());

@@ -1,0 +1,268 @@
+//===- Tcgen05.cpp - tensor memory and tcgen05 (sm_100a)
+//--------------------===//
+
+#include "lib/Conversion/TileToNVVM/Common.h"
+#include "lib/Support/Descriptors.h"
+#include "lib/Support/TensorMemory.h"
+#include "lib/Transforms/LayoutUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+
+std::string ctaGroup(int64_t group) {
+  return ".cta_group::" + std::to_string(group);
+}
+
+/// Runs `body` on warp 0 of the CTA.
+template <typename Fn> void onWarpZero(OpBuilder &b, Location loc, Fn body) {
+  Value warp =
+      arith::ShRUIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 5));
+  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, warp,
+                                       i32Const(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, isZero, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
+
+int64_t tmemColumns(Type type) {
+  int64_t cols = cast<TmemType>(type).getShape()[1];
+  auto rounded = tilec::tmemAllocColumns(cols);
+  return rounded ? *rounded : 512;
+}
+
+struct TmemAllocLowering : ConvertOpToLLVMPattern<TmemAllocOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TmemAllocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t offset = getOffset(op);
+    if (offset < 0)
+      return op.emitOpError("has no offset; run tile-allocate-smem first");
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value slot = byteGep(b, loc, getSmemBase(b, loc, op), offset);
+    int64_t cols = tmemColumns(op.getType());
+    std::string group = ctaGroup(op.getCtaGroup());
+    onWarpZero(b, loc, [&] {
+      inlinePtx(
+          b, loc, {}, {sharedAddress(b, loc, slot), i32Const(b, loc, cols)},
+          "tcgen05.alloc" + group + ".sync.aligned.shared::cta.b32 [$0], $1;",
+          "r,r");
+    });
+    // The address is read after the setup sync (tile.tmem_address).
+    rewriter.replaceOp(op, i32Const(b, loc, 0));
+    return success();
+  }
+};
+
+struct TmemAddressLowering : ConvertOpToLLVMPattern<TmemAddressOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TmemAddressOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t offset = getOffset(op);
+    if (offset < 0)
+      return op.emitOpError("has no slot; run tile-allocate-smem first");
+    Location loc = op.getLoc();
+    Value slot = byteGep(rewriter, loc, getSmemBase(rewriter, loc, op), offset);
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, rewriter.getI32Type(), slot);
+    return success();
+  }
+};
+
+struct TmemDeallocLowering : ConvertOpToLLVMPattern<TmemDeallocOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TmemDeallocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    auto groupAttr = op->getAttrOfType<IntegerAttr>("cta_group");
+    std::string group = ctaGroup(groupAttr ? groupAttr.getInt() : 1);
+    int64_t cols = tmemColumns(op.getTmem().getType());
+    onWarpZero(b, loc, [&] {
+      inlinePtx(b, loc, {}, {},
+                "tcgen05.relinquish_alloc_permit" + group + ".sync.aligned;",
+                "");
+      inlinePtx(b, loc, {}, {adaptor.getTmem(), i32Const(b, loc, cols)},
+                "tcgen05.dealloc" + group + ".sync.aligned.b32 $0, $1;", "r,r");
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tcgen05.ld.32x32b: thread t of the warpgroup reads lane t; warp w may only
+/// address lanes 32w..32w+31, so its address carries lane 32w in bits 16..31.
+struct TmemLoadLowering : ConvertOpToLLVMPattern<TmemLoadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TmemLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    auto frag = cast<FragType>(op.getType());
+    int64_t cols = frag.getShape()[1];
+    Value warp = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 5)),
+        i32Const(b, loc, 3));
+    Value lane = arith::ShLIOp::create(b, loc, mulConst(b, loc, warp, 32),
+                                       i32Const(b, loc, 16));
+    Value addr = arith::AddIOp::create(
+        b, loc, adaptor.getTmem(),
+        arith::AddIOp::create(b, loc, lane, adaptor.getColumn()));
+    std::string ptx =
+        "tcgen05.ld.sync.aligned.32x32b.x" + std::to_string(cols) + ".b32 {";
+    std::string constraints;
+    for (int64_t i = 0; i < cols; ++i) {
+      ptx += (i ? ", $" : "$") + std::to_string(i);
+      constraints += "=f,";
+    }
+    ptx += "}, [$" + std::to_string(cols) + "];";
+    constraints += "r";
+    SmallVector<Type> types(cols, b.getF32Type());
+    SmallVector<Value> values =
+        inlinePtx(b, loc, types, {addr}, ptx, constraints);
+    replaceWithFragment(rewriter, op, values);
+    return success();
+  }
+};
+
+struct TmemWaitLowering : ConvertOpToLLVMPattern<TmemWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(TmemWaitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    inlinePtx(rewriter, loc, {}, {}, "tcgen05.wait::ld.sync.aligned;", "");
+    replaceWithFragment(rewriter, op,
+                        fenceRegisters(rewriter, loc, adaptor.getValue()));
+    return success();
+  }
+};
+
+tilec::ElemType supportElemType(Type t) {
+  return toElemType(t).value_or(tilec::ElemType::F16);
+}
+
+/// tcgen05.mma for a tensor-memory accumulator: one instruction per K step,
+/// issued by one thread.
+struct Tcgen05GemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(GemmAsyncOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<TmemType>(op.getAcc().getType()))
+      return rewriter.notifyMatchFailure(op,
+                                         "accumulator is not tensor memory");
+    GemmOperands g = getGemmOperands(op, adaptor.getOperands());
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    auto aType = cast<SmemType>(op.getA().getType());
+    auto bType = cast<SmemType>(op.getB().getType());
+    auto aLayout = *getTileLayout(aType);
+    auto bLayout = *getTileLayout(bType);
+    auto aConst = tilec::tcgen05OperandDesc(aLayout, tilec::MmaMajor::K);
+    auto bConst = tilec::tcgen05OperandDesc(bLayout, tilec::MmaMajor::K);
+    if (!aConst || !bConst)
+      return op.emitOpError("cannot build a tcgen05 descriptor: ")
+             << (aConst ? bConst.error() : aConst.error());
+    int64_t cg = op.getCtaGroup();
+    tilec::Tcgen05MmaConfig config;
+    config.A = config.B = supportElemType(aType.getElementType());
+    config.D = tilec::ElemType::F32;
+    config.M = aType.getShape()[aType.getRank() - 2] * cg;
+    config.N = bType.getShape()[bType.getRank() - 2] * cg;
+    config.CtaGroup = cg;
+    auto idesc = tilec::makeTcgen05InstrDesc(config);
+    if (!idesc)
+      return op.emitOpError("cannot build the tcgen05 instruction descriptor: ")
+             << idesc.error();
+    auto kind = tilec::tcgen05KindFor(config.A, config.B);
+    if (!kind)
+      return op.emitOpError(kind.error());
+
+    Value aBase = mmaOperandAddress(b, loc, aType, g.a, g.aIndices, aLayout);
+    Value bBase = mmaOperandAddress(b, loc, bType, g.b, g.bIndices, bLayout);
+    Value dAddr = arith::AddIOp::create(b, loc, g.acc[0], g.accColumn);
+    Value accumulate = g.accumulate;
+    Value accFlag =
+        accumulate ? arith::ExtUIOp::create(b, loc, b.getI32Type(), accumulate)
+                         .getResult()
+                   : i32Const(b, loc, 1);
+    Value idescValue = i32Const(b, loc, *idesc);
+    int64_t kBytes = (getElementBytes(aType.getElementType()) == 1 ? 32 : 16) *
+                     getElementBytes(aType.getElementType());
+    int64_t k = aType.getShape().back();
+    int64_t steps = k * getElementBytes(aType.getElementType()) / kBytes;
+    std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $4, 0;\ntcgen05.mma" +
+                      ctaGroup(cg) + ".kind::" + tilec::tcgen05KindName(*kind) +
+                      " [$0], $1, $2, $3, p;\n}";
+    for (int64_t ks = 0; ks < steps; ++ks) {
+      int64_t aOff = tilec::logicalByteOffset(aLayout, 0, ks * kBytes);
+      int64_t bOff = tilec::logicalByteOffset(bLayout, 0, ks * kBytes);
+      Value descA = buildSmemDesc(
+          b, loc, *aConst,
+          arith::AddIOp::create(b, loc, aBase, i32Const(b, loc, aOff)));
+      Value descB = buildSmemDesc(
+          b, loc, *bConst,
+          arith::AddIOp::create(b, loc, bBase, i32Const(b, loc, bOff)));
+      // Only the first K step may overwrite; the rest accumulate.
+      Value flag = ks == 0 ? accFlag : i32Const(b, loc, 1);
+      inlinePtx(b, loc, {}, {dAddr, descA, descB, idescValue, flag}, ptx,
+                "r,l,l,r,r");
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A commit naming a barrier: tcgen05.commit, optionally multicast to the
+/// CTAs of `cta_mask`.
+struct Tcgen05CommitLowering : ConvertOpToLLVMPattern<GemmCommitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(GemmCommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getBarrier())
+      return rewriter.notifyMatchFailure(op,
+                                         "a commit without barrier is wgmma");
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Value bar = barrierAt(b, loc, adaptor.getBarrier(), adaptor.getIndex());
+    Value addr = sharedAddress(b, loc, bar);
+    std::string group = ctaGroup(op.getCtaGroup());
+    if (auto mask = op.getCtaMask()) {
+      Value m = arith::ConstantIntOp::create(b, loc, b.getI16Type(), *mask);
+      inlinePtx(
+          b, loc, {}, {addr, m},
+          "tcgen05.commit" + group +
+              ".mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 "
+              "[$0], $1;",
+          "r,h");
+    } else {
+      inlinePtx(b, loc, {}, {addr},
+                "tcgen05.commit" + group +
+                    ".mbarrier::arrive::one.shared::cluster.b64 [$0];",
+                "r");
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::populateTileTcgen05ToNVVMPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<TmemAllocLowering, TmemAddressLowering, TmemDeallocLowering,
+               TmemLoadLowering, TmemWaitLowering, Tcgen05GemmLowering,
+               Tcgen05CommitLowering>(converter);
+}
