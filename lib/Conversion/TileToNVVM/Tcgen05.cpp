@@ -14,8 +14,16 @@ using namespace mlir::tile::lowering;
 
 namespace {
 
-std::string ctaGroup(int64_t group) {
-  return ".cta_group::" + std::to_string(group);
+NVVM::CTAGroupKind ctaGroupKind(int64_t group) {
+  return group == 2 ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1;
+}
+
+/// Tensor memory travels as its i32 address; the NVVM ops take it as a
+/// tensor-memory pointer (32 bits too: the conversion is free).
+Value tmemPointer(OpBuilder &b, Location loc, Value address) {
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), kTensorSpace),
+      address);
 }
 
 /// Runs `body` on warp 0 of the CTA.
@@ -48,12 +56,9 @@ struct TmemAllocLowering : ConvertOpToLLVMPattern<TmemAllocOp> {
     OpBuilder &b = rewriter;
     Value slot = byteGep(b, loc, getSmemBase(b, loc, op), offset);
     int64_t cols = tmemColumns(op.getType());
-    std::string group = ctaGroup(op.getCtaGroup());
+    auto group = ctaGroupKind(op.getCtaGroup());
     onWarpZero(b, loc, [&] {
-      inlinePtx(
-          b, loc, {}, {sharedAddress(b, loc, slot), i32Const(b, loc, cols)},
-          "tcgen05.alloc" + group + ".sync.aligned.shared::cta.b32 [$0], $1;",
-          "r,r");
+      NVVM::Tcgen05AllocOp::create(b, loc, slot, i32Const(b, loc, cols), group);
     });
     // The address is read after the setup sync (tile.tmem_address).
     rewriter.replaceOp(op, i32Const(b, loc, 0));
@@ -84,14 +89,13 @@ struct TmemDeallocLowering : ConvertOpToLLVMPattern<TmemDeallocOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     auto groupAttr = op->getAttrOfType<IntegerAttr>("cta_group");
-    std::string group = ctaGroup(groupAttr ? groupAttr.getInt() : 1);
+    auto group = ctaGroupKind(groupAttr ? groupAttr.getInt() : 1);
     int64_t cols = tmemColumns(op.getTmem().getType());
     onWarpZero(b, loc, [&] {
-      inlinePtx(b, loc, {}, {},
-                "tcgen05.relinquish_alloc_permit" + group + ".sync.aligned;",
-                "");
-      inlinePtx(b, loc, {}, {adaptor.getTmem(), i32Const(b, loc, cols)},
-                "tcgen05.dealloc" + group + ".sync.aligned.b32 $0, $1;", "r,r");
+      NVVM::Tcgen05RelinquishAllocPermitOp::create(b, loc, group);
+      NVVM::Tcgen05DeallocOp::create(b, loc,
+                                     tmemPointer(b, loc, adaptor.getTmem()),
+                                     i32Const(b, loc, cols), group);
     });
     rewriter.eraseOp(op);
     return success();
@@ -118,18 +122,21 @@ struct TmemLoadLowering : ConvertOpToLLVMPattern<TmemLoadOp> {
     Value addr = arith::AddIOp::create(
         b, loc, adaptor.getTmem(),
         arith::AddIOp::create(b, loc, lane, adaptor.getColumn()));
-    std::string ptx =
-        "tcgen05.ld.sync.aligned.32x32b.x" + std::to_string(cols) + ".b32 {";
-    std::string constraints;
+    // One .x<cols> load returns a vector of b32; the fragment's elements
+    // are its lanes, reinterpreted as f32 (same registers in PTX).
+    Type i32 = b.getI32Type();
+    Value loaded = NVVM::Tcgen05LdOp::create(
+        b, loc, cols == 1 ? i32 : Type(VectorType::get(cols, i32)),
+        /*pack=*/false, NVVM::Tcgen05LdStShape::SHAPE_32X32B,
+        tmemPointer(b, loc, addr), /*offset=*/Value());
+    SmallVector<Value> values;
     for (int64_t i = 0; i < cols; ++i) {
-      ptx += (i ? ", $" : "$") + std::to_string(i);
-      constraints += "=f,";
+      Value word = cols == 1 ? loaded
+                             : LLVM::ExtractElementOp::create(
+                                   b, loc, loaded, i32Const(b, loc, i))
+                                   .getResult();
+      values.push_back(LLVM::BitcastOp::create(b, loc, b.getF32Type(), word));
     }
-    ptx += "}, [$" + std::to_string(cols) + "];";
-    constraints += "r";
-    SmallVector<Type> types(cols, b.getF32Type());
-    SmallVector<Value> values =
-        inlinePtx(b, loc, types, {addr}, ptx, constraints);
     replaceWithFragment(rewriter, op, values);
     return success();
   }
@@ -141,7 +148,7 @@ struct TmemWaitLowering : ConvertOpToLLVMPattern<TmemWaitOp> {
   matchAndRewrite(TmemWaitOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    inlinePtx(rewriter, loc, {}, {}, "tcgen05.wait::ld.sync.aligned;", "");
+    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
     replaceWithFragment(rewriter, op,
                         fenceRegisters(rewriter, loc, adaptor.getValue()));
     return success();
@@ -191,20 +198,20 @@ struct Tcgen05GemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
 
     Value aBase = mmaOperandAddress(b, loc, aType, g.a, g.aIndices, aLayout);
     Value bBase = mmaOperandAddress(b, loc, bType, g.b, g.bIndices, bLayout);
-    Value dAddr = arith::AddIOp::create(b, loc, g.acc[0], g.accColumn);
-    Value accumulate = g.accumulate;
-    Value accFlag =
-        accumulate ? arith::ExtUIOp::create(b, loc, b.getI32Type(), accumulate)
-                         .getResult()
-                   : i32Const(b, loc, 1);
+    Value dAddr = tmemPointer(
+        b, loc, arith::AddIOp::create(b, loc, g.acc[0], g.accColumn));
+    Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    Value accFlag = g.accumulate ? g.accumulate : one;
+    auto mmaKind = NVVM::symbolizeTcgen05MMAKind(tilec::tcgen05KindName(*kind));
+    if (!mmaKind)
+      return op.emitOpError("no NVVM tcgen05.mma kind ")
+             << tilec::tcgen05KindName(*kind);
+    auto group = ctaGroupKind(cg);
     Value idescValue = i32Const(b, loc, *idesc);
     int64_t kBytes = (getElementBytes(aType.getElementType()) == 1 ? 32 : 16) *
                      getElementBytes(aType.getElementType());
     int64_t k = aType.getShape().back();
     int64_t steps = k * getElementBytes(aType.getElementType()) / kBytes;
-    std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, $4, 0;\ntcgen05.mma" +
-                      ctaGroup(cg) + ".kind::" + tilec::tcgen05KindName(*kind) +
-                      " [$0], $1, $2, $3, p;\n}";
     for (int64_t ks = 0; ks < steps; ++ks) {
       int64_t aOff = tilec::logicalByteOffset(aLayout, 0, ks * kBytes);
       int64_t bOff = tilec::logicalByteOffset(bLayout, 0, ks * kBytes);
@@ -215,9 +222,12 @@ struct Tcgen05GemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
           b, loc, *bConst,
           arith::AddIOp::create(b, loc, bBase, i32Const(b, loc, bOff)));
       // Only the first K step may overwrite; the rest accumulate.
-      Value flag = ks == 0 ? accFlag : i32Const(b, loc, 1);
-      inlinePtx(b, loc, {}, {dAddr, descA, descB, idescValue, flag}, ptx,
-                "r,l,l,r,r");
+      Value enableInputD = ks == 0 ? accFlag : one;
+      NVVM::Tcgen05MMAOp::create(
+          b, loc, *mmaKind, group, NVVM::Tcgen05MMACollectorOp::DISCARD,
+          /*aShift=*/false, dAddr, descA, descB, idescValue, enableInputD,
+          /*scaleInputD=*/Value(),
+          /*disableOutputLane=*/Value());
     }
     rewriter.eraseOp(op);
     return success();
@@ -237,22 +247,16 @@ struct Tcgen05CommitLowering : ConvertOpToLLVMPattern<GemmCommitOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     Value bar = barrierAt(b, loc, adaptor.getBarrier(), adaptor.getIndex());
-    Value addr = sharedAddress(b, loc, bar);
-    std::string group = ctaGroup(op.getCtaGroup());
-    if (auto mask = op.getCtaMask()) {
-      Value m = arith::ConstantIntOp::create(b, loc, b.getI16Type(), *mask);
-      inlinePtx(
-          b, loc, {}, {addr, m},
-          "tcgen05.commit" + group +
-              ".mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 "
-              "[$0], $1;",
-          "r,h");
-    } else {
-      inlinePtx(b, loc, {}, {addr},
-                "tcgen05.commit" + group +
-                    ".mbarrier::arrive::one.shared::cluster.b64 [$0];",
-                "r");
-    }
+    // A peer CTA's barrier (shared::cluster) is named by its generic
+    // address; the NVVM op takes a shared::cta or a generic pointer.
+    if (cast<BarrierType>(op.getBarrier().getType()).getRemote())
+      bar = LLVM::AddrSpaceCastOp::create(
+          b, loc, LLVM::LLVMPointerType::get(b.getContext()), bar);
+    Value mask;
+    if (auto m = op.getCtaMask())
+      mask = arith::ConstantIntOp::create(b, loc, b.getI16Type(), *m);
+    NVVM::Tcgen05CommitOp::create(b, loc, bar, mask,
+                                  ctaGroupKind(op.getCtaGroup()));
     rewriter.eraseOp(op);
     return success();
   }
