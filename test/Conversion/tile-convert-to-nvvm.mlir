@@ -123,3 +123,26 @@ tile.kernel @blackwell(%A: !tile.global<4096x4096xf16>)
     tile.barrier.arrive %done0[%c0] : !tile.barrier<threads, 1, remote>
   }
 }
+
+// -----
+
+// A commit to a peer CTA's barrier stays inline PTX on the shared::cluster
+// address (LLVM 22's tcgen05.commit has no shared::cluster pointer form).
+// CHECK-LABEL: llvm.func @remote_commit(
+// CHECK: nvvm.tcgen05.mma
+// CHECK: %[[PEER:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<7> to i32
+// CHECK: llvm.inline_asm has_side_effects "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [$0];", "r" %[[PEER]] : (i32) -> ()
+tile.kernel @remote_commit()
+    attributes {target = "sm_100a", warpgroups = 2 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %tmem = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
+  %a = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>
+  %empty = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 4>
+  %empty0 = tile.barrier.remote_view %empty cta 0 : !tile.barrier<mma, 4> -> !tile.barrier<mma, 4, remote>
+  %c0 = arith.constant 0 : i32
+  tile.role "mma" warpgroups [1] warps [0] single_thread {
+    tile.gemm_async %tmem[%c0], %a[%c0, %c0], %b[%c0, %c0] {cta_group = 2 : i64}
+        : !tile.tmem<128x512xf32>, !tile.smem<4x128x64xf16, swizzle_128b>, !tile.smem<4x128x64xf16, swizzle_128b>
+    tile.gemm_commit barrier %empty0[%c0] {cta_group = 2 : i64} : !tile.barrier<mma, 4, remote>
+  }
+}

@@ -1,7 +1,7 @@
-//===- Barriers.cpp - shared-memory declarations and mbarriers
-//--------------===//
+//===- Barriers.cpp - shared-memory declarations and mbarriers ------------===//
 
 #include "lib/Conversion/TileToNVVM/Common.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 

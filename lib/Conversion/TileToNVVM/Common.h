@@ -100,7 +100,8 @@ SmallVector<Value> unpackStruct(OpBuilder &b, Location loc, Value s);
 /// A struct of `type` holding `values`.
 Value packStruct(OpBuilder &b, Location loc, Type type, ValueRange values);
 
-/// One inline-PTX statement with side effects.
+/// One inline-PTX statement with side effects, for what LLVM 22's NVVM
+/// dialect cannot express (each use says why).
 SmallVector<Value> inlinePtx(OpBuilder &b, Location loc, TypeRange results,
                              ValueRange operands, StringRef ptx,
                              StringRef constraints);
@@ -108,6 +109,8 @@ SmallVector<Value> inlinePtx(OpBuilder &b, Location loc, TypeRange results,
 /// One side-effecting empty asm that ties every value to itself, so that
 /// neither LLVM nor ptxas moves their uses above the preceding wait (CUTLASS's
 /// warpgroup_fence_operand, for a whole fragment at once).
+/// Inline asm because it is no instruction: NVVM has no op for a register
+/// fence.
 SmallVector<Value> fenceRegisters(OpBuilder &b, Location loc,
                                   ValueRange values);
 

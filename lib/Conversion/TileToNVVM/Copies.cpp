@@ -1,9 +1,9 @@
-//===- Copies.cpp - TMA copies and bulk async groups
-//------------------------===//
+//===- Copies.cpp - TMA copies and bulk async groups ----------------------===//
 
 #include "lib/Conversion/TileToNVVM/Common.h"
 #include "lib/Support/TmaBoxes.h"
 #include "lib/Transforms/LayoutUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;

@@ -1,8 +1,8 @@
-//===- Fragments.cpp - register fragments: zero, cast, elementwise, store
-//---===//
+//===- Fragments.cpp - register fragments: zero, cast, elementwise, store -===//
 
 #include "lib/Conversion/TileToNVVM/Common.h"
 #include "lib/Transforms/LayoutUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;

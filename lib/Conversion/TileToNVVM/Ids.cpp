@@ -1,7 +1,7 @@
-//===- Ids.cpp - thread identity, tensor dims, tile scheduler
-//---------------===//
+//===- Ids.cpp - thread identity, tensor dims, tile scheduler -------------===//
 
 #include "lib/Conversion/TileToNVVM/Common.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;

@@ -1,7 +1,7 @@
-//===- Syncs.cpp - CTA, cluster and warpgroup syncs; fences
-//-----------------===//
+//===- Syncs.cpp - CTA, cluster and warpgroup syncs; fences ---------------===//
 
 #include "lib/Conversion/TileToNVVM/Common.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;

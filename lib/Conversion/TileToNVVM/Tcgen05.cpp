@@ -1,10 +1,10 @@
-//===- Tcgen05.cpp - tensor memory and tcgen05 (sm_100a)
-//--------------------===//
+//===- Tcgen05.cpp - tensor memory and tcgen05 (sm_100a) ------------------===//
 
 #include "lib/Conversion/TileToNVVM/Common.h"
 #include "lib/Support/Descriptors.h"
 #include "lib/Support/TensorMemory.h"
 #include "lib/Transforms/LayoutUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -247,16 +247,26 @@ struct Tcgen05CommitLowering : ConvertOpToLLVMPattern<GemmCommitOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     Value bar = barrierAt(b, loc, adaptor.getBarrier(), adaptor.getIndex());
-    // A peer CTA's barrier (shared::cluster) is named by its generic
-    // address; the NVVM op takes a shared::cta or a generic pointer.
-    if (cast<BarrierType>(op.getBarrier().getType()).getRemote())
-      bar = LLVM::AddrSpaceCastOp::create(
-          b, loc, LLVM::LLVMPointerType::get(b.getContext()), bar);
     Value mask;
     if (auto m = op.getCtaMask())
       mask = arith::ConstantIntOp::create(b, loc, b.getI16Type(), *m);
-    NVVM::Tcgen05CommitOp::create(b, loc, bar, mask,
-                                  ctaGroupKind(op.getCtaGroup()));
+    int64_t group = op.getCtaGroup();
+    if (!cast<BarrierType>(op.getBarrier().getType()).getRemote()) {
+      NVVM::Tcgen05CommitOp::create(b, loc, bar, mask, ctaGroupKind(group));
+    } else {
+      // Inline PTX for a peer CTA's barrier (a shared::cluster pointer):
+      // LLVM 22's tcgen05.commit takes a shared::cta or a generic pointer
+      // only, and its generic form still prints `.shared::cluster`, which
+      // would read the generic address as a shared::cluster one.
+      std::string ptx = "tcgen05.commit.cta_group::" + std::to_string(group) +
+                        ".mbarrier::arrive::one.shared::cluster";
+      Value addr = sharedAddress(b, loc, bar);
+      if (mask)
+        inlinePtx(b, loc, {}, {addr, mask},
+                  ptx + ".multicast::cluster.b64 [$0], $1;", "r,h");
+      else
+        inlinePtx(b, loc, {}, {addr}, ptx + ".b64 [$0];", "r");
+    }
     rewriter.eraseOp(op);
     return success();
   }

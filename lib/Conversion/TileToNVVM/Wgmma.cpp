@@ -1,9 +1,9 @@
-//===- Wgmma.cpp - wgmma (sm_90a): fence, mma_async, commit, wait
-//-----------===//
+//===- Wgmma.cpp - wgmma (sm_90a): fence, mma_async, commit, wait ---------===//
 
 #include "lib/Conversion/TileToNVVM/Common.h"
 #include "lib/Support/Descriptors.h"
 #include "lib/Transforms/LayoutUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
