@@ -16,12 +16,10 @@ struct SmemAllocLowering : ConvertOpToLLVMPattern<SmemAllocOp> {
   LogicalResult
   matchAndRewrite(SmemAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t offset = getOffset(op);
-    if (offset < 0)
-      return op.emitOpError("has no offset; run tile-allocate-smem first");
-    Location loc = op.getLoc();
-    rewriter.replaceOp(
-        op, byteGep(rewriter, loc, getSmemBase(rewriter, loc, op), offset));
+    FailureOr<Value> address = poolAddress(op, rewriter);
+    if (failed(address))
+      return failure();
+    rewriter.replaceOp(op, *address);
     return success();
   }
 };
@@ -33,12 +31,12 @@ struct BarrierAllocLowering : ConvertOpToLLVMPattern<BarrierAllocOp> {
   LogicalResult
   matchAndRewrite(BarrierAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t offset = getOffset(op);
-    if (offset < 0)
-      return op.emitOpError("has no offset; run tile-allocate-smem first");
+    FailureOr<Value> address = poolAddress(op, rewriter);
+    if (failed(address))
+      return failure();
+    Value base = *address;
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    Value base = byteGep(b, loc, getSmemBase(b, loc, op), offset);
     Value isFirst =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                               threadIdx(b, loc), i32Const(b, loc, 0));

@@ -86,9 +86,19 @@ Value tileOffset(OpBuilder &b, Location loc, SmemType type,
   return offset;
 }
 
-int64_t getOffset(Operation *op) {
+/// The allocation's `offset` (set by tile-allocate-smem), or -1.
+static int64_t getOffset(Operation *op) {
   auto attr = op->getAttrOfType<IntegerAttr>("offset");
   return attr ? attr.getInt() : -1;
+}
+
+FailureOr<Value> poolAddress(Operation *op, OpBuilder &b, StringRef what) {
+  int64_t offset = getOffset(op);
+  if (offset < 0)
+    return op->emitOpError("has no ")
+           << what << "; run tile-allocate-smem first";
+  Location loc = op->getLoc();
+  return byteGep(b, loc, getSmemBase(b, loc, op), offset);
 }
 
 Value barrierAt(OpBuilder &b, Location loc, Value base, Value index) {
@@ -206,6 +216,24 @@ GemmOperands getGemmOperands(GemmAsyncOp op, ArrayRef<ValueRange> operands) {
   auto accumulate = operandGroup(op, operands, 6);
   g.accumulate = accumulate.empty() ? Value() : accumulate[0];
   return g;
+}
+
+FailureOr<MmaTiles> getMmaTiles(GemmAsyncOp op, SmemDescEncoder encode,
+                                StringRef unit) {
+  MmaTiles t;
+  t.aType = cast<SmemType>(op.getA().getType());
+  t.bType = cast<SmemType>(op.getB().getType());
+  t.aLayout = *getTileLayout(t.aType);
+  t.bLayout = *getTileLayout(t.bType);
+  auto aDesc = encode(t.aLayout, tilec::MmaMajor::K);
+  auto bDesc = encode(t.bLayout, tilec::MmaMajor::K);
+  if (!aDesc || !bDesc)
+    return op.emitOpError("cannot build a ")
+           << unit
+           << " descriptor: " << (aDesc ? bDesc.error() : aDesc.error());
+  t.aDesc = *aDesc;
+  t.bDesc = *bDesc;
+  return t;
 }
 
 Value mmaOperandAddress(OpBuilder &b, Location loc, SmemType type, Value base,

@@ -11,6 +11,8 @@
 #define TILEC_LIB_CONVERSION_TILETONVVM_COMMON_H
 
 #include "lib/Conversion/Passes.h"
+#include "lib/Support/MmaTypes.h"
+#include "lib/Support/Outcome.h"
 #include "lib/Support/Swizzle.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -85,8 +87,10 @@ Value threadIdx(OpBuilder &b, Location loc);
 /// null when there are none.
 Value tileOffset(OpBuilder &b, Location loc, SmemType type, ValueRange leading);
 
-/// The allocation's `offset` (set by tile-allocate-smem), or -1.
-int64_t getOffset(Operation *op);
+/// The shared address of `op`'s place in the pool (its `offset`); an error
+/// saying `op` has no `what` when tile-allocate-smem did not place it.
+FailureOr<Value> poolAddress(Operation *op, OpBuilder &b,
+                             StringRef what = "offset");
 
 /// The address of barrier `index` of an array.
 Value barrierAt(OpBuilder &b, Location loc, Value base, Value index);
@@ -167,6 +171,21 @@ struct GemmOperands {
   Value accumulate;
 };
 GemmOperands getGemmOperands(GemmAsyncOp op, ArrayRef<ValueRange> operands);
+
+/// The A and B operand tiles of a gemm_async: their types, layouts and the
+/// constant fields of their shared-memory descriptors.
+struct MmaTiles {
+  SmemType aType, bType;
+  tilec::SmemTileLayout aLayout, bLayout;
+  uint64_t aDesc = 0, bDesc = 0;
+};
+/// wgmma's or tcgen05's descriptor encoder.
+using SmemDescEncoder = tilec::Outcome<uint64_t> (*)(
+    const tilec::SmemTileLayout &, tilec::MmaMajor);
+/// The tiles of `op` with descriptors from `encode`; an error naming `unit`
+/// ("wgmma", "tcgen05") when a descriptor cannot be built.
+FailureOr<MmaTiles> getMmaTiles(GemmAsyncOp op, SmemDescEncoder encode,
+                                StringRef unit);
 
 /// The shared address of the tile named by `indices` (leading tile indices,
 /// then the first row) of an MMA operand.

@@ -49,16 +49,16 @@ struct TmemAllocLowering : ConvertOpToLLVMPattern<TmemAllocOp> {
   LogicalResult
   matchAndRewrite(TmemAllocOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t offset = getOffset(op);
-    if (offset < 0)
-      return op.emitOpError("has no offset; run tile-allocate-smem first");
+    FailureOr<Value> slot = poolAddress(op, rewriter);
+    if (failed(slot))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    Value slot = byteGep(b, loc, getSmemBase(b, loc, op), offset);
     int64_t cols = tmemColumns(op.getType());
     auto group = ctaGroupKind(op.getCtaGroup());
     onWarpZero(b, loc, [&] {
-      NVVM::Tcgen05AllocOp::create(b, loc, slot, i32Const(b, loc, cols), group);
+      NVVM::Tcgen05AllocOp::create(b, loc, *slot, i32Const(b, loc, cols),
+                                   group);
     });
     // The address is read after the setup sync (tile.tmem_address).
     rewriter.replaceOp(op, i32Const(b, loc, 0));
@@ -71,12 +71,10 @@ struct TmemAddressLowering : ConvertOpToLLVMPattern<TmemAddressOp> {
   LogicalResult
   matchAndRewrite(TmemAddressOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t offset = getOffset(op);
-    if (offset < 0)
-      return op.emitOpError("has no slot; run tile-allocate-smem first");
-    Location loc = op.getLoc();
-    Value slot = byteGep(rewriter, loc, getSmemBase(rewriter, loc, op), offset);
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, rewriter.getI32Type(), slot);
+    FailureOr<Value> slot = poolAddress(op, rewriter, "slot");
+    if (failed(slot))
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, rewriter.getI32Type(), *slot);
     return success();
   }
 };
@@ -172,15 +170,11 @@ struct Tcgen05GemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
     GemmOperands g = getGemmOperands(op, adaptor.getOperands());
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    auto aType = cast<SmemType>(op.getA().getType());
-    auto bType = cast<SmemType>(op.getB().getType());
-    auto aLayout = *getTileLayout(aType);
-    auto bLayout = *getTileLayout(bType);
-    auto aConst = tilec::tcgen05OperandDesc(aLayout, tilec::MmaMajor::K);
-    auto bConst = tilec::tcgen05OperandDesc(bLayout, tilec::MmaMajor::K);
-    if (!aConst || !bConst)
-      return op.emitOpError("cannot build a tcgen05 descriptor: ")
-             << (aConst ? bConst.error() : aConst.error());
+    FailureOr<MmaTiles> tiles =
+        getMmaTiles(op, tilec::tcgen05OperandDesc, "tcgen05");
+    if (failed(tiles))
+      return failure();
+    auto [aType, bType, aLayout, bLayout, aDesc, bDesc] = *tiles;
     int64_t cg = op.getCtaGroup();
     tilec::Tcgen05MmaConfig config;
     config.A = config.B = supportElemType(aType.getElementType());
@@ -216,10 +210,10 @@ struct Tcgen05GemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
       int64_t aOff = tilec::logicalByteOffset(aLayout, 0, ks * kBytes);
       int64_t bOff = tilec::logicalByteOffset(bLayout, 0, ks * kBytes);
       Value descA = buildSmemDesc(
-          b, loc, *aConst,
+          b, loc, aDesc,
           arith::AddIOp::create(b, loc, aBase, i32Const(b, loc, aOff)));
       Value descB = buildSmemDesc(
-          b, loc, *bConst,
+          b, loc, bDesc,
           arith::AddIOp::create(b, loc, bBase, i32Const(b, loc, bOff)));
       // Only the first K step may overwrite; the rest accumulate.
       Value enableInputD = ks == 0 ? accFlag : one;

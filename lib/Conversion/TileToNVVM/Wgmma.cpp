@@ -37,15 +37,11 @@ struct WgmmaGemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     auto frag = cast<FragType>(op.getAcc().getType());
-    auto aType = cast<SmemType>(op.getA().getType());
-    auto bType = cast<SmemType>(op.getB().getType());
-    auto aLayout = *getTileLayout(aType);
-    auto bLayout = *getTileLayout(bType);
-    auto aConst = tilec::wgmmaOperandDesc(aLayout, tilec::MmaMajor::K);
-    auto bConst = tilec::wgmmaOperandDesc(bLayout, tilec::MmaMajor::K);
-    if (!aConst || !bConst)
-      return op.emitOpError("cannot build a wgmma descriptor: ")
-             << (aConst ? bConst.error() : aConst.error());
+    FailureOr<MmaTiles> tiles =
+        getMmaTiles(op, tilec::wgmmaOperandDesc, "wgmma");
+    if (failed(tiles))
+      return failure();
+    auto [aType, bType, aLayout, bLayout, aDesc, bDesc] = *tiles;
     Value aBase = mmaOperandAddress(b, loc, aType, g.a, g.aIndices, aLayout);
     Value bBase = mmaOperandAddress(b, loc, bType, g.b, g.bIndices, bLayout);
 
@@ -81,10 +77,10 @@ struct WgmmaGemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
             tilec::logicalByteOffset(aLayout, 64 * mb, ks * kStepBytes);
         int64_t bOff = tilec::logicalByteOffset(bLayout, 0, ks * kStepBytes);
         Value descA = buildSmemDesc(
-            b, loc, *aConst,
+            b, loc, aDesc,
             arith::AddIOp::create(b, loc, aBase, i32Const(b, loc, aOff)));
         Value descB = buildSmemDesc(
-            b, loc, *bConst,
+            b, loc, bDesc,
             arith::AddIOp::create(b, loc, bBase, i32Const(b, loc, bOff)));
         block = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, blockType, block, descA, descB, shape, typeA, typeA, typeD,
