@@ -247,7 +247,9 @@ Value mmaOperandAddress(OpBuilder &b, Location loc, SmemType type, Value base,
   return addValues(b, loc, addr, off);
 }
 
-Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant, Value addr) {
+Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant, Value base,
+                    int64_t offset) {
+  Value addr = arith::AddIOp::create(b, loc, base, i32Const(b, loc, offset));
   Value field = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, addr, i32Const(b, loc, 0x3FFFF)),
       i32Const(b, loc, 4));

@@ -194,9 +194,10 @@ Value mmaOperandAddress(OpBuilder &b, Location loc, SmemType type, Value base,
                         const tilec::SmemTileLayout &layout);
 
 /// A shared-memory matrix descriptor for the operand starting at shared
-/// address `addr` (i32): the constant fields from TileSupport, the address
-/// field computed at run time.
-Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant, Value addr);
+/// address `base` + `offset` (base: i32): the constant fields from
+/// TileSupport, the address field computed at run time.
+Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant, Value base,
+                    int64_t offset);
 
 } // namespace lowering
 } // namespace mlir::tile

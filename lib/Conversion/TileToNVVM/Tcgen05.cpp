@@ -209,12 +209,8 @@ struct Tcgen05GemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
     for (int64_t ks = 0; ks < steps; ++ks) {
       int64_t aOff = tilec::logicalByteOffset(aLayout, 0, ks * kBytes);
       int64_t bOff = tilec::logicalByteOffset(bLayout, 0, ks * kBytes);
-      Value descA = buildSmemDesc(
-          b, loc, aDesc,
-          arith::AddIOp::create(b, loc, aBase, i32Const(b, loc, aOff)));
-      Value descB = buildSmemDesc(
-          b, loc, bDesc,
-          arith::AddIOp::create(b, loc, bBase, i32Const(b, loc, bOff)));
+      Value descA = buildSmemDesc(b, loc, aDesc, aBase, aOff);
+      Value descB = buildSmemDesc(b, loc, bDesc, bBase, bOff);
       // Only the first K step may overwrite; the rest accumulate.
       Value enableInputD = ks == 0 ? accFlag : one;
       NVVM::Tcgen05MMAOp::create(

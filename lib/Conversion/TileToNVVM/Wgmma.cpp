@@ -76,12 +76,8 @@ struct WgmmaGemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
         int64_t aOff =
             tilec::logicalByteOffset(aLayout, 64 * mb, ks * kStepBytes);
         int64_t bOff = tilec::logicalByteOffset(bLayout, 0, ks * kStepBytes);
-        Value descA = buildSmemDesc(
-            b, loc, aDesc,
-            arith::AddIOp::create(b, loc, aBase, i32Const(b, loc, aOff)));
-        Value descB = buildSmemDesc(
-            b, loc, bDesc,
-            arith::AddIOp::create(b, loc, bBase, i32Const(b, loc, bOff)));
+        Value descA = buildSmemDesc(b, loc, aDesc, aBase, aOff);
+        Value descB = buildSmemDesc(b, loc, bDesc, bBase, bOff);
         block = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, blockType, block, descA, descB, shape, typeA, typeA, typeD,
             scaleD, scaleOne, scaleOne, rowLayout, colLayout,
