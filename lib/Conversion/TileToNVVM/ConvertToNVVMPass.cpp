@@ -39,6 +39,15 @@ struct ConvertToNVVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    // The kernel signature follows the parameter list tile-dispatch records.
+    WalkResult undispatched = module.walk([](KernelOp kernel) {
+      if (kernel->hasAttr("tile.params"))
+        return WalkResult::advance();
+      kernel.emitOpError("has no tile.params; run tile-dispatch first");
+      return WalkResult::interrupt();
+    });
+    if (undispatched.wasInterrupted())
+      return signalPassFailure();
     annotateTmemUsers(module);
 
     LowerToLLVMOptions options(ctx);

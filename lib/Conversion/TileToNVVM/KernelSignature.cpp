@@ -69,8 +69,8 @@ struct KernelSignatureLowering : ConvertOpToLLVMPattern<KernelOp> {
   matchAndRewrite(KernelOp kernel, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto params = kernel->getAttrOfType<ArrayAttr>("tile.params");
-    if (!params)
-      return kernel.emitOpError("has no tile.params; run tile-dispatch first");
+    if (!params) // The pass reports this before converting.
+      return rewriter.notifyMatchFailure(kernel, "no tile.params");
     MLIRContext *ctx = kernel.getContext();
     Location loc = kernel.getLoc();
     ArrayRef<Type> kernelArgTypes = kernel.getArgumentTypes();
