@@ -189,6 +189,11 @@ struct Tcgen05GemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
     auto kind = tilec::tcgen05KindFor(config.A, config.B);
     if (!kind)
       return op.emitOpError(kind.error());
+    // The NVVM kind of the same spelling ("f16", "tf32", "f8f6f4").
+    auto mmaKind = NVVM::symbolizeTcgen05MMAKind(tilec::tcgen05KindName(*kind));
+    if (!mmaKind)
+      return op.emitOpError("no NVVM tcgen05.mma kind ")
+             << tilec::tcgen05KindName(*kind);
 
     Value aBase = mmaOperandAddress(b, loc, aType, g.a, g.aIndices, aLayout);
     Value bBase = mmaOperandAddress(b, loc, bType, g.b, g.bIndices, bLayout);
@@ -196,10 +201,6 @@ struct Tcgen05GemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
         b, loc, arith::AddIOp::create(b, loc, g.acc[0], g.accColumn));
     Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
     Value accFlag = g.accumulate ? g.accumulate : one;
-    auto mmaKind = NVVM::symbolizeTcgen05MMAKind(tilec::tcgen05KindName(*kind));
-    if (!mmaKind)
-      return op.emitOpError("no NVVM tcgen05.mma kind ")
-             << tilec::tcgen05KindName(*kind);
     auto group = ctaGroupKind(cg);
     Value idescValue = i32Const(b, loc, *idesc);
     int64_t kBytes = (getElementBytes(aType.getElementType()) == 1 ? 32 : 16) *
