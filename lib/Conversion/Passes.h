@@ -23,8 +23,9 @@ namespace mlir::tile {
 /// `converter`.
 void populateTileToNVVMTypeConversions(LLVMTypeConverter &converter);
 
-/// Adds the patterns lowering tile ops (inside kernels already turned into
-/// llvm.func by the pass) to the LLVM and NVVM dialects.
+/// Adds the patterns lowering tile kernels (to llvm.func) and the tile ops
+/// inside them to the LLVM and NVVM dialects, one op family at a time
+/// (lib/Conversion/TileToNVVM/).
 void populateTileToNVVMConversionPatterns(LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns);
 

@@ -22,6 +22,7 @@ void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm) {
   kernelPM.addPass(tile::createTileLowerPipelines());
   kernelPM.addPass(tile::createTileDispatch());
   pm.addPass(tile::createTileConvertToNVVM());
+  pm.addPass(tile::createTileHoistInnermostInvariants());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());

@@ -48,7 +48,7 @@ tile.kernel @copy(%X: !tile.global<?x64xbf16>, %Y: !tile.global<?x64xbf16>)
 // wgmma: a fence, then per 64-row block and K step one m64nNk16 with
 // descriptors (constant fields | (address & 0x3FFFF) >> 4); the wait fences
 // every accumulator register with one empty asm; warpgroup syncs use named
-// barrier 1 + wg.
+// barrier 1 + wg; the 16-bit store is stmatrix.
 // CHECK-LABEL: llvm.func @mma(
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
@@ -58,6 +58,9 @@ tile.kernel @copy(%X: !tile.global<?x64xbf16>, %Y: !tile.global<?x64xbf16>)
 // CHECK: llvm.inline_asm has_side_effects "", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31"
 // CHECK: %[[ID:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %{{.*}}
+// The bf16 accumulator goes to shared memory by stmatrix.x4 (4 per 64x64).
+// CHECK-COUNT-4: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK-NOT: nvvm.stmatrix
 tile.kernel @mma() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
@@ -75,25 +78,27 @@ tile.kernel @mma() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #
 
 // Clusters: the setup and teardown syncs are cluster-wide; a remote view is
 // mapa; the 2-CTA TMA form masks the peer bit of the leader's barrier; the
-// tcgen05 family is inline PTX.
+// tcgen05 family is NVVM ops, tensor memory addresses becoming !llvm.ptr<6>.
 // CHECK-LABEL: llvm.func @blackwell(
 // CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
-// CHECK: tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [$0], $1;
+// CHECK: nvvm.tcgen05.alloc %{{.*}}, %{{.*}} {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i32
 // CHECK: nvvm.cluster.arrive {aligned}
 // CHECK-NEXT: nvvm.cluster.wait {aligned}
 // CHECK: %[[TMEM:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK: arith.andi %{{.*}}, %{{.*}} : i32
-// CHECK: tcgen05.ld.sync.aligned.32x32b.x64.b32
-// CHECK: tcgen05.wait::ld.sync.aligned;
+// CHECK: %[[LDADDR:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<6>
+// CHECK: nvvm.tcgen05.ld %[[LDADDR]] {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<64xi32>
+// CHECK: nvvm.tcgen05.wait <load>
 // CHECK: nvvm.tcgen05.fence <after>
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<7>
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} multicast_mask = %{{.*}} {group = #nvvm.cta_group<cta_2>}
-// CHECK-COUNT-4: tcgen05.mma.cta_group::2.kind::f16 [$0], $1, $2, $3, p;
-// CHECK: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [$0], $1;
+// CHECK-COUNT-4: nvvm.tcgen05.mma %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.tcgen05_mma_kind<f16>} : (!llvm.ptr<6>, i64, i64, i32, i1)
+// CHECK: nvvm.tcgen05.commit %{{.*}}, multicast_mask = %{{.*}} {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i16
 // CHECK: nvvm.cluster.arrive {aligned}
-// CHECK: tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
-// CHECK: tcgen05.dealloc.cta_group::2.sync.aligned.b32 $0, $1;", "r,r" %[[TMEM]], %{{.*}} : (i32, i32) -> ()
+// CHECK: nvvm.tcgen05.relinquish_alloc_permit {group = #nvvm.cta_group<cta_2>}
+// CHECK: %[[TPTR:.*]] = llvm.inttoptr %[[TMEM]] : i32 to !llvm.ptr<6>
+// CHECK: nvvm.tcgen05.dealloc %[[TPTR]], %{{.*}} {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<6>, i32
 tile.kernel @blackwell(%A: !tile.global<4096x4096xf16>)
     attributes {target = "sm_100a", warpgroups = 2 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %tmem = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
@@ -118,5 +123,28 @@ tile.kernel @blackwell(%A: !tile.global<4096x4096xf16>)
     %r2 = tile.tmem_wait %r : !tile.frag<128x64xf32, row_per_thread>
     tile.fence tcgen05_after_sync
     tile.barrier.arrive %done0[%c0] : !tile.barrier<threads, 1, remote>
+  }
+}
+
+// -----
+
+// A commit to a peer CTA's barrier stays inline PTX on the shared::cluster
+// address (LLVM 22's tcgen05.commit has no shared::cluster pointer form).
+// CHECK-LABEL: llvm.func @remote_commit(
+// CHECK: nvvm.tcgen05.mma
+// CHECK: %[[PEER:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<7> to i32
+// CHECK: llvm.inline_asm has_side_effects "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [$0];", "r" %[[PEER]] : (i32) -> ()
+tile.kernel @remote_commit()
+    attributes {target = "sm_100a", warpgroups = 2 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %tmem = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
+  %a = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>
+  %empty = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 4>
+  %empty0 = tile.barrier.remote_view %empty cta 0 : !tile.barrier<mma, 4> -> !tile.barrier<mma, 4, remote>
+  %c0 = arith.constant 0 : i32
+  tile.role "mma" warpgroups [1] warps [0] single_thread {
+    tile.gemm_async %tmem[%c0], %a[%c0, %c0], %b[%c0, %c0] {cta_group = 2 : i64}
+        : !tile.tmem<128x512xf32>, !tile.smem<4x128x64xf16, swizzle_128b>, !tile.smem<4x128x64xf16, swizzle_128b>
+    tile.gemm_commit barrier %empty0[%c0] {cta_group = 2 : i64} : !tile.barrier<mma, 4, remote>
   }
 }

@@ -1,0 +1,253 @@
+//===- Common.cpp - helpers shared by the tile -> NVVM patterns -----------===//
+
+#include "lib/Conversion/TileToNVVM/Common.h"
+#include "lib/Transforms/LayoutUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace mlir::tile::lowering {
+
+//===----------------------------------------------------------------------===//
+// Small builders
+//===----------------------------------------------------------------------===//
+
+Value i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                      static_cast<int32_t>(v));
+}
+
+Value i64Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+}
+
+Value mulConst(OpBuilder &b, Location loc, Value v, int64_t c) {
+  if (c == 1)
+    return v;
+  return arith::MulIOp::create(b, loc, v, i32Const(b, loc, c));
+}
+
+Value addValues(OpBuilder &b, Location loc, Value x, Value y) {
+  if (!x)
+    return y;
+  if (!y)
+    return x;
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+LLVM::LLVMPointerType sharedPtrType(MLIRContext *ctx) {
+  return LLVM::LLVMPointerType::get(ctx, kSharedSpace);
+}
+
+Value getSmemBase(OpBuilder &b, Location loc, Operation *from) {
+  auto module = from->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = b.getContext();
+  auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
+  if (!module.lookupSymbol(kSmemSymbol)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/false,
+                           LLVM::Linkage::External, kSmemSymbol, Attribute(),
+                           /*alignment=*/1024, kSharedSpace);
+  }
+  return LLVM::AddressOfOp::create(b, loc, sharedPtrType(ctx), kSmemSymbol);
+}
+
+Value byteGep(OpBuilder &b, Location loc, Value base, Value offset) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{offset});
+}
+
+Value byteGep(OpBuilder &b, Location loc, Value base, int64_t offset) {
+  if (offset == 0)
+    return base;
+  return LLVM::GEPOp::create(
+      b, loc, base.getType(), b.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+}
+
+Value sharedAddress(OpBuilder &b, Location loc, Value ptr) {
+  return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
+}
+
+Value threadIdx(OpBuilder &b, Location loc) {
+  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+Value tileOffset(OpBuilder &b, Location loc, SmemType type,
+                 ValueRange leading) {
+  Value offset;
+  for (auto [i, index] : llvm::enumerate(leading))
+    offset = addValues(b, loc, offset,
+                       mulConst(b, loc, index, getTileStride(type, i)));
+  return offset;
+}
+
+/// The allocation's `offset` (set by tile-allocate-smem), or -1.
+static int64_t getOffset(Operation *op) {
+  auto attr = op->getAttrOfType<IntegerAttr>("offset");
+  return attr ? attr.getInt() : -1;
+}
+
+FailureOr<Value> poolAddress(Operation *op, OpBuilder &b, StringRef what) {
+  int64_t offset = getOffset(op);
+  if (offset < 0)
+    return op->emitOpError("has no ")
+           << what << "; run tile-allocate-smem first";
+  Location loc = op->getLoc();
+  return byteGep(b, loc, getSmemBase(b, loc, op), offset);
+}
+
+Value barrierAt(OpBuilder &b, Location loc, Value base, Value index) {
+  return byteGep(b, loc, base, mulConst(b, loc, index, 8));
+}
+
+//===----------------------------------------------------------------------===//
+// Inline PTX and structs
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> unpackStruct(OpBuilder &b, Location loc, Value s) {
+  auto type = cast<LLVM::LLVMStructType>(s.getType());
+  SmallVector<Value> values;
+  for (unsigned i = 0, e = type.getBody().size(); i < e; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, s, i));
+  return values;
+}
+
+Value packStruct(OpBuilder &b, Location loc, Type type, ValueRange values) {
+  Value s = LLVM::UndefOp::create(b, loc, type);
+  for (auto [i, v] : llvm::enumerate(values))
+    s = LLVM::InsertValueOp::create(b, loc, s, v, i);
+  return s;
+}
+
+SmallVector<Value> inlinePtx(OpBuilder &b, Location loc, TypeRange results,
+                             ValueRange operands, StringRef ptx,
+                             StringRef constraints) {
+  Type resultType;
+  if (results.size() == 1)
+    resultType = results[0];
+  else if (results.size() > 1)
+    resultType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                  SmallVector<Type>(results));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType ? TypeRange{resultType} : TypeRange{}, operands, ptx,
+      constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr(), ArrayAttr());
+  if (results.empty())
+    return {};
+  if (results.size() == 1)
+    return {asmOp.getResult(0)};
+  return unpackStruct(b, loc, asmOp.getResult(0));
+}
+
+SmallVector<Value> fenceRegisters(OpBuilder &b, Location loc,
+                                  ValueRange values) {
+  std::string constraints;
+  for (Value v : values) {
+    Type type = v.getType();
+    constraints += type.isF32()                    ? "=f,"
+                   : type.isF16() || type.isBF16() ? "=h,"
+                                                   : "=r,";
+  }
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
+  return inlinePtx(b, loc, values.getTypes(), values, "", constraints);
+}
+
+//===----------------------------------------------------------------------===//
+// Fragments
+//===----------------------------------------------------------------------===//
+
+void replaceWithFragment(ConversionPatternRewriter &rewriter, Operation *op,
+                         ValueRange values) {
+  SmallVector<SmallVector<Value>> replacement;
+  replacement.emplace_back(values.begin(), values.end());
+  rewriter.replaceOpWithMultiple(op, std::move(replacement));
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel ABI
+//===----------------------------------------------------------------------===//
+
+LLVM::LLVMFuncOp getFunc(Operation *op) {
+  return op->getParentOfType<LLVM::LLVMFuncOp>();
+}
+
+KernelAbiAttr getKernelAbi(LLVM::LLVMFuncOp func) {
+  return func->getContext()
+      ->getLoadedDialect<TileDialect>()
+      ->getKernelAbiAttrHelper()
+      .getAttr(func);
+}
+
+int64_t getGlobalArg(Value v) {
+  if (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>())
+    if (auto arg = cast->getAttrOfType<IntegerAttr>(kGlobalArgAttr))
+      return arg.getInt();
+  return -1;
+}
+
+//===----------------------------------------------------------------------===//
+// MMA operands
+//===----------------------------------------------------------------------===//
+
+GemmOperands getGemmOperands(GemmAsyncOp op, ArrayRef<ValueRange> operands) {
+  GemmOperands g;
+  g.acc = operandGroup(op, operands, 0);
+  auto column = operandGroup(op, operands, 1);
+  g.accColumn = column.empty() ? Value() : column[0];
+  g.a = operandGroup(op, operands, 2)[0];
+  g.aIndices = operandGroup(op, operands, 3);
+  g.b = operandGroup(op, operands, 4)[0];
+  g.bIndices = operandGroup(op, operands, 5);
+  auto accumulate = operandGroup(op, operands, 6);
+  g.accumulate = accumulate.empty() ? Value() : accumulate[0];
+  return g;
+}
+
+FailureOr<MmaTiles> getMmaTiles(GemmAsyncOp op, SmemDescEncoder encode,
+                                StringRef unit) {
+  MmaTiles t;
+  t.aType = cast<SmemType>(op.getA().getType());
+  t.bType = cast<SmemType>(op.getB().getType());
+  t.aLayout = *getTileLayout(t.aType);
+  t.bLayout = *getTileLayout(t.bType);
+  auto aDesc = encode(t.aLayout, tilec::MmaMajor::K);
+  auto bDesc = encode(t.bLayout, tilec::MmaMajor::K);
+  if (!aDesc || !bDesc)
+    return op.emitOpError("cannot build a ")
+           << unit
+           << " descriptor: " << (aDesc ? bDesc.error() : aDesc.error());
+  t.aDesc = *aDesc;
+  t.bDesc = *bDesc;
+  return t;
+}
+
+Value mmaOperandAddress(OpBuilder &b, Location loc, SmemType type, Value base,
+                        ValueRange indices,
+                        const tilec::SmemTileLayout &layout) {
+  Value addr = sharedAddress(b, loc, base);
+  Value off = tileOffset(b, loc, type, indices.drop_back());
+  // Rows are BlockBytes apart inside each column block.
+  off = addValues(b, loc, off,
+                  mulConst(b, loc, indices.back(), layout.BlockBytes));
+  return addValues(b, loc, addr, off);
+}
+
+Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant, Value base,
+                    int64_t offset) {
+  Value addr = arith::AddIOp::create(b, loc, base, i32Const(b, loc, offset));
+  Value field = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, addr, i32Const(b, loc, 0x3FFFF)),
+      i32Const(b, loc, 4));
+  Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
+  return arith::OrIOp::create(b, loc, wide,
+                              i64Const(b, loc, static_cast<int64_t>(constant)));
+}
+
+} // namespace mlir::tile::lowering

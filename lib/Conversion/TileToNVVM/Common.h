@@ -1,0 +1,204 @@
+//===- Common.h - helpers shared by the tile -> NVVM patterns ---*- C++ -*-===//
+//
+// Private to lib/Conversion/TileToNVVM: the small builders, the kernel-ABI
+// lookups and the fragment plumbing every op family uses, and one populate
+// function per family (the public populateTileToNVVMConversionPatterns calls
+// them all).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_CONVERSION_TILETONVVM_COMMON_H
+#define TILEC_LIB_CONVERSION_TILETONVVM_COMMON_H
+
+#include "lib/Conversion/Passes.h"
+#include "lib/Support/MmaTypes.h"
+#include "lib/Support/Outcome.h"
+#include "lib/Support/Swizzle.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tile {
+
+//===----------------------------------------------------------------------===//
+// One populate function per op family
+//===----------------------------------------------------------------------===//
+
+/// tile.kernel -> llvm.func (KernelSignature.cpp).
+void populateTileKernelSignatureToNVVMPatterns(LLVMTypeConverter &converter,
+                                               RewritePatternSet &patterns);
+/// Thread identity, tensor dims, tile scheduler (Ids.cpp).
+void populateTileIdsToNVVMPatterns(LLVMTypeConverter &converter,
+                                   RewritePatternSet &patterns);
+/// Shared-memory declarations and mbarriers (Barriers.cpp).
+void populateTileBarriersToNVVMPatterns(LLVMTypeConverter &converter,
+                                        RewritePatternSet &patterns);
+/// TMA copies and bulk groups (Copies.cpp).
+void populateTileCopiesToNVVMPatterns(LLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns);
+/// wgmma and its commit / wait (Wgmma.cpp).
+void populateTileWgmmaToNVVMPatterns(LLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns);
+/// Tensor memory and tcgen05.mma / commit (Tcgen05.cpp).
+void populateTileTcgen05ToNVVMPatterns(LLVMTypeConverter &converter,
+                                       RewritePatternSet &patterns);
+/// Register fragments: zero, cast, elementwise, store (Fragments.cpp).
+void populateTileFragmentsToNVVMPatterns(LLVMTypeConverter &converter,
+                                         RewritePatternSet &patterns);
+/// CTA / cluster / warpgroup syncs and fences (Syncs.cpp).
+void populateTileSyncsToNVVMPatterns(LLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
+namespace lowering {
+
+constexpr StringLiteral kSmemSymbol = "__tile_smem";
+constexpr unsigned kSharedSpace = 3;
+constexpr unsigned kTensorSpace = 6;
+constexpr unsigned kSharedClusterSpace = 7;
+
+//===----------------------------------------------------------------------===//
+// Small builders
+//===----------------------------------------------------------------------===//
+
+Value i32Const(OpBuilder &b, Location loc, int64_t v);
+Value i64Const(OpBuilder &b, Location loc, int64_t v);
+/// `v` * `c`, or `v` itself for c == 1.
+Value mulConst(OpBuilder &b, Location loc, Value v, int64_t c);
+/// `x` + `y` where either may be null (then the other is returned).
+Value addValues(OpBuilder &b, Location loc, Value x, Value y);
+
+LLVM::LLVMPointerType sharedPtrType(MLIRContext *ctx);
+
+/// The address of the kernel's dynamic shared-memory pool, declared once per
+/// module as an external zero-length array aligned to 1024 bytes.
+Value getSmemBase(OpBuilder &b, Location loc, Operation *from);
+
+/// `base` + `offset` bytes (offset: i32 value).
+Value byteGep(OpBuilder &b, Location loc, Value base, Value offset);
+Value byteGep(OpBuilder &b, Location loc, Value base, int64_t offset);
+
+/// The 32-bit shared address of a shared pointer.
+Value sharedAddress(OpBuilder &b, Location loc, Value ptr);
+
+/// The thread's index in the CTA (tid.x).
+Value threadIdx(OpBuilder &b, Location loc);
+
+/// The byte offset of the tile selected by `leading` indices in `type`, or
+/// null when there are none.
+Value tileOffset(OpBuilder &b, Location loc, SmemType type, ValueRange leading);
+
+/// The shared address of `op`'s place in the pool (its `offset`); an error
+/// saying `op` has no `what` when tile-allocate-smem did not place it.
+FailureOr<Value> poolAddress(Operation *op, OpBuilder &b,
+                             StringRef what = "offset");
+
+/// The address of barrier `index` of an array.
+Value barrierAt(OpBuilder &b, Location loc, Value base, Value index);
+
+//===----------------------------------------------------------------------===//
+// Inline PTX and structs
+//===----------------------------------------------------------------------===//
+
+/// Elements of an LLVM struct value.
+SmallVector<Value> unpackStruct(OpBuilder &b, Location loc, Value s);
+/// A struct of `type` holding `values`.
+Value packStruct(OpBuilder &b, Location loc, Type type, ValueRange values);
+
+/// One inline-PTX statement with side effects, for what LLVM 22's NVVM
+/// dialect cannot express (each use says why).
+SmallVector<Value> inlinePtx(OpBuilder &b, Location loc, TypeRange results,
+                             ValueRange operands, StringRef ptx,
+                             StringRef constraints);
+
+/// One side-effecting empty asm that ties every value to itself, so that
+/// neither LLVM nor ptxas moves their uses above the preceding wait (CUTLASS's
+/// warpgroup_fence_operand, for a whole fragment at once).
+/// Inline asm because it is no instruction: NVVM has no op for a register
+/// fence.
+SmallVector<Value> fenceRegisters(OpBuilder &b, Location loc,
+                                  ValueRange values);
+
+//===----------------------------------------------------------------------===//
+// Fragments (one SSA value per element after conversion)
+//===----------------------------------------------------------------------===//
+
+/// Replaces a single-result op producing a fragment by its scalars.
+void replaceWithFragment(ConversionPatternRewriter &rewriter, Operation *op,
+                         ValueRange values);
+
+/// The converted values of ODS operand group `index` of `op` (one fragment
+/// operand is many values after conversion).
+template <typename OpT>
+SmallVector<Value> operandGroup(OpT op, ArrayRef<ValueRange> operands,
+                                unsigned index) {
+  auto [start, length] = op.getODSOperandIndexAndLength(index);
+  SmallVector<Value> values;
+  for (unsigned i = 0; i < length; ++i)
+    llvm::append_range(values, operands[start + i]);
+  return values;
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel ABI (KernelOp::getAbi, kept on the llvm.func)
+//===----------------------------------------------------------------------===//
+
+/// The llvm.func a converted op sits in.
+LLVM::LLVMFuncOp getFunc(Operation *op);
+
+/// The kernel's ABI, which the signature pattern put on the llvm.func; its
+/// parameter list gives each tensor map, dim and scalar its argument.
+KernelAbiAttr getKernelAbi(LLVM::LLVMFuncOp func);
+
+/// The attribute marking the placeholder that stands for global tensor
+/// argument k until its users are converted.
+constexpr StringLiteral kGlobalArgAttr =
+    TileDialect::ArgAttrHelper::getNameStr();
+
+/// The kernel argument number a global tensor value stands for, or -1.
+int64_t getGlobalArg(Value v);
+
+//===----------------------------------------------------------------------===//
+// MMA operands (wgmma and tcgen05)
+//===----------------------------------------------------------------------===//
+
+/// The converted operands of a gemm_async.
+struct GemmOperands {
+  SmallVector<Value> acc; ///< fragment scalars, or the tensor-memory address
+  Value accColumn;
+  Value a, b;
+  SmallVector<Value> aIndices, bIndices;
+  Value accumulate;
+};
+GemmOperands getGemmOperands(GemmAsyncOp op, ArrayRef<ValueRange> operands);
+
+/// The A and B operand tiles of a gemm_async: their types, layouts and the
+/// constant fields of their shared-memory descriptors.
+struct MmaTiles {
+  SmemType aType, bType;
+  tilec::SmemTileLayout aLayout, bLayout;
+  uint64_t aDesc = 0, bDesc = 0;
+};
+/// wgmma's or tcgen05's descriptor encoder.
+using SmemDescEncoder = tilec::Outcome<uint64_t> (*)(
+    const tilec::SmemTileLayout &, tilec::MmaMajor);
+/// The tiles of `op` with descriptors from `encode`; an error naming `unit`
+/// ("wgmma", "tcgen05") when a descriptor cannot be built.
+FailureOr<MmaTiles> getMmaTiles(GemmAsyncOp op, SmemDescEncoder encode,
+                                StringRef unit);
+
+/// The shared address of the tile named by `indices` (leading tile indices,
+/// then the first row) of an MMA operand.
+Value mmaOperandAddress(OpBuilder &b, Location loc, SmemType type, Value base,
+                        ValueRange indices,
+                        const tilec::SmemTileLayout &layout);
+
+/// A shared-memory matrix descriptor for the operand starting at shared
+/// address `base` + `offset` (base: i32): the constant fields from
+/// TileSupport, the address field computed at run time.
+Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant, Value base,
+                    int64_t offset);
+
+} // namespace lowering
+} // namespace mlir::tile
+
+#endif // TILEC_LIB_CONVERSION_TILETONVVM_COMMON_H

@@ -1,0 +1,265 @@
+//===- Fragments.cpp - register fragments: zero, cast, elementwise, store -===//
+
+#include "lib/Conversion/TileToNVVM/Common.h"
+#include "lib/Transforms/LayoutUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+
+struct FragZeroLowering : ConvertOpToLLVMPattern<FragZeroOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(FragZeroOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto frag = cast<FragType>(op.getType());
+    Type elem = frag.getElementType();
+    Value zero = arith::ConstantOp::create(rewriter, op.getLoc(), elem,
+                                           rewriter.getFloatAttr(elem, 0.0));
+    replaceWithFragment(rewriter, op,
+                        SmallVector<Value>(frag.getElementsPerThread(), zero));
+    return success();
+  }
+};
+
+struct FragCastLowering : ConvertOpToLLVMPattern<FragCastOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(FragCastOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type to = cast<FragType>(op.getType()).getElementType();
+    Type from = cast<FragType>(op.getSource().getType()).getElementType();
+    SmallVector<Value> values(adaptor.getSource().begin(),
+                              adaptor.getSource().end());
+    for (Value &v : values) {
+      if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth())
+        v = arith::TruncFOp::create(rewriter, loc, to, v);
+      else if (to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth())
+        v = arith::ExtFOp::create(rewriter, loc, to, v);
+      else if (to != from)
+        v = arith::TruncFOp::create(
+            rewriter, loc, to,
+            arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), v));
+    }
+    replaceWithFragment(rewriter, op, values);
+    return success();
+  }
+};
+
+struct FragElementwiseLowering : ConvertOpToLLVMPattern<FragElementwiseOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(FragElementwiseOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> lhs(adaptor.getLhs().begin(), adaptor.getLhs().end());
+    bool scalar = !isa<FragType>(op.getRhs().getType());
+    SmallVector<Value> rhs =
+        scalar ? SmallVector<Value>(lhs.size(), adaptor.getRhs().front())
+               : SmallVector<Value>(adaptor.getRhs().begin(),
+                                    adaptor.getRhs().end());
+    for (auto [l, r] : llvm::zip(lhs, rhs)) {
+      switch (op.getKind()) {
+      case EpilogueOp::add:
+        l = arith::AddFOp::create(rewriter, loc, l, r);
+        break;
+      case EpilogueOp::mul:
+        l = arith::MulFOp::create(rewriter, loc, l, r);
+        break;
+      case EpilogueOp::max:
+        l = arith::MaxNumFOp::create(rewriter, loc, l, r);
+        break;
+      case EpilogueOp::min:
+        l = arith::MinNumFOp::create(rewriter, loc, l, r);
+        break;
+      }
+    }
+    replaceWithFragment(rewriter, op, lhs);
+    return success();
+  }
+};
+
+/// Stores `values` (consecutive columns of one row) at shared byte `offset`
+/// as one vector store.
+void storeVector(OpBuilder &b, Location loc, Value tileBase, Value offset,
+                 ArrayRef<Value> values) {
+  Value ptr = byteGep(b, loc, tileBase, offset);
+  if (values.size() == 1) {
+    LLVM::StoreOp::create(b, loc, values[0], ptr);
+    return;
+  }
+  auto vecType = VectorType::get(values.size(), values[0].getType());
+  Value vec = LLVM::UndefOp::create(b, loc, vecType);
+  for (auto [i, v] : llvm::enumerate(values))
+    vec = LLVM::InsertElementOp::create(b, loc, vec, v, i32Const(b, loc, i));
+  int64_t bytes = values.size() * getElementBytes(values[0].getType());
+  LLVM::StoreOp::create(b, loc, vec, ptr, bytes);
+}
+
+struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(FragStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    auto frag = cast<FragType>(op.getValue().getType());
+    auto smem = cast<SmemType>(op.getDst().getType());
+    auto layout = getTileLayout(smem);
+    if (!layout)
+      return op.emitOpError("destination layout: ") << layout.error();
+    int64_t elemBytes = smem.getElementBytes();
+    int64_t blockBytes = layout->BlockBytes;
+    int64_t blockSize = layout->blockSizeBytes();
+    int64_t span = getSwizzleBytes(smem.getSwizzle());
+    SmallVector<Value> indices = operandGroup(op, adaptor.getOperands(), 2);
+    Value tile = adaptor.getDst().front();
+    if (Value off =
+            tileOffset(b, loc, smem, ArrayRef<Value>(indices).drop_back()))
+      tile = byteGep(b, loc, tile, off);
+    Value row0 = indices.back();
+    SmallVector<Value> values(adaptor.getValue().begin(),
+                              adaptor.getValue().end());
+    Value tid =
+        arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127));
+
+    // Byte offset of (row, column) for a runtime row and constant column.
+    // Inside a column block a row is `blockBytes` wide, so the swizzle XORs
+    // bits of the row number into the 16-byte chunk index: the swizzled
+    // offset is rowBase + (columnByte ^ rowXor), with rowXor computed once
+    // per row (CUTLASS Swizzle<B,4,3> on rowBase + columnByte).
+    struct Row {
+      Value base, xorBits;
+    };
+    auto rowOf = [&](Value row) {
+      Value base = mulConst(b, loc, row, blockBytes);
+      Value xorBits;
+      if (span) {
+        int64_t bits = span == 128 ? 3 : span == 64 ? 2 : 1;
+        Value high = arith::ShRUIOp::create(b, loc, base, i32Const(b, loc, 7));
+        Value masked = arith::AndIOp::create(b, loc, high,
+                                             i32Const(b, loc, (1 << bits) - 1));
+        xorBits = arith::ShLIOp::create(b, loc, masked, i32Const(b, loc, 4));
+      }
+      return Row{base, xorBits};
+    };
+    // `extraBytes` (run time) moves inside the same column block.
+    auto address = [&](const Row &row, int64_t col, Value extraBytes) {
+      int64_t colByte = col * elemBytes;
+      int64_t block = colByte / blockBytes;
+      Value inRow = i32Const(b, loc, colByte % blockBytes);
+      if (extraBytes)
+        inRow = arith::AddIOp::create(b, loc, inRow, extraBytes);
+      if (row.xorBits)
+        inRow = arith::XOrIOp::create(b, loc, inRow, row.xorBits);
+      Value offset = arith::AddIOp::create(b, loc, row.base, inRow);
+      if (block)
+        offset = arith::AddIOp::create(b, loc, offset,
+                                       i32Const(b, loc, block * blockSize));
+      return offset;
+    };
+
+    int64_t n = frag.getShape()[1];
+    if (frag.getLayout() == FragLayout::wgmma_acc && elemBytes == 2 &&
+        n % 16 == 0) {
+      // stmatrix.x4: the accumulator's pairs are exactly the m8n8 b16
+      // fragments; one instruction stores rows 0-7 and 8-15 of two 8-column
+      // groups, lane l giving the address of row l%8 of matrix l/8. Each
+      // matrix row is one 16-byte chunk, which the swizzle keeps whole.
+      Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+      Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
+      Value matrix = arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 3));
+      Value rowInBlock = arith::AddIOp::create(
+          b, loc, mulConst(b, loc, warp, 16),
+          arith::AddIOp::create(
+              b, loc,
+              mulConst(
+                  b, loc,
+                  arith::AndIOp::create(b, loc, matrix, i32Const(b, loc, 1)),
+                  8),
+              arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 7))));
+      // Matrices 2 and 3 are the next 8 columns: 16 bytes further.
+      Value columnBytes = mulConst(
+          b, loc, arith::ShRUIOp::create(b, loc, matrix, i32Const(b, loc, 1)),
+          16);
+      Type i32 = b.getI32Type();
+      auto pack = [&](Value lo, Value hi) {
+        auto vecType = VectorType::get(2, lo.getType());
+        Value vec = LLVM::UndefOp::create(b, loc, vecType);
+        vec =
+            LLVM::InsertElementOp::create(b, loc, vec, lo, i32Const(b, loc, 0));
+        vec =
+            LLVM::InsertElementOp::create(b, loc, vec, hi, i32Const(b, loc, 1));
+        return LLVM::BitcastOp::create(b, loc, i32, vec).getResult();
+      };
+      auto m8n8 = NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8);
+      for (int64_t mb = 0; mb < frag.getShape()[0] / 64; ++mb) {
+        Row row = rowOf(arith::AddIOp::create(
+            b, loc, row0,
+            arith::AddIOp::create(b, loc, rowInBlock,
+                                  i32Const(b, loc, 64 * mb))));
+        for (int64_t jj = 0; jj < n / 16; ++jj) {
+          Value ptr = byteGep(b, loc, tile, address(row, 16 * jj, columnBytes));
+          SmallVector<Value> regs;
+          for (int64_t m = 0; m < 4; ++m) {
+            int64_t j = 2 * jj + m / 2, half = m % 2;
+            int64_t base = mb * (n / 2) + 4 * j + 2 * half;
+            regs.push_back(pack(values[base], values[base + 1]));
+          }
+          NVVM::StMatrixOp::create(b, loc, ptr, regs, NVVM::MMALayout::row,
+                                   m8n8, NVVM::LdStMatrixEltType::B16);
+        }
+      }
+    } else if (frag.getLayout() == FragLayout::wgmma_acc) {
+      // Thread t holds, per 64-row block and 8-column group j, the pairs
+      // (r, 8j + 2(t%4) + {0,1}) and (r + 8, ...) with r = 16(t/32) + (t%32)/4.
+      Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+      Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
+      Value rowInBlock = arith::AddIOp::create(
+          b, loc, mulConst(b, loc, warp, 16),
+          arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 2)));
+      Value colPair = mulConst(
+          b, loc, arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 3)), 2);
+      Value colPairBytes = mulConst(b, loc, colPair, elemBytes);
+      for (int64_t mb = 0; mb < frag.getShape()[0] / 64; ++mb) {
+        for (int64_t half = 0; half < 2; ++half) {
+          Row row = rowOf(arith::AddIOp::create(
+              b, loc, row0,
+              arith::AddIOp::create(b, loc, rowInBlock,
+                                    i32Const(b, loc, 64 * mb + 8 * half))));
+          for (int64_t j = 0; j < n / 8; ++j) {
+            // Columns 8j + 2(t%4), + 1 of this row.
+            Value off = address(row, 8 * j, colPairBytes);
+            int64_t base = mb * (n / 2) + 4 * j + 2 * half;
+            storeVector(b, loc, tile, off, {values[base], values[base + 1]});
+          }
+        }
+      }
+    } else {
+      // row_per_thread: thread t holds row t, all columns; 16-byte stores.
+      int64_t cols = n;
+      int64_t perStore = 16 / elemBytes;
+      Row row = rowOf(arith::AddIOp::create(b, loc, row0, tid));
+      for (int64_t c = 0; c < cols; c += perStore) {
+        int64_t count = std::min(perStore, cols - c);
+        storeVector(b, loc, tile, address(row, c, Value()),
+                    ArrayRef<Value>(values).slice(c, count));
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::populateTileFragmentsToNVVMPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<FragZeroLowering, FragCastLowering, FragElementwiseLowering,
+               FragStoreLowering>(converter);
+}
