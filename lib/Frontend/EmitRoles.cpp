@@ -25,8 +25,8 @@ using namespace mlir;
 static const llvm::StringRef kRoleClauses[] = {
     "warpgroup", "warpgroups", "warp", "warps", "one", "all", "regs"};
 
-/// `1` or `[0, 1]` as a list of constants.
-static bool evalIntList(Emitter &emitter, const Expr &expr,
+/// `1` or `[0, 1]` as a list of constants (those that are).
+static void evalIntList(Emitter &emitter, const Expr &expr,
                         llvm::StringRef what,
                         llvm::SmallVectorImpl<int64_t> &out) {
   llvm::SmallVector<const Expr *, 4> elements;
@@ -40,28 +40,23 @@ static bool evalIntList(Emitter &emitter, const Expr &expr,
     elements.push_back(&expr);
   if (elements.empty()) {
     emitter.error(expr.getRange(), "the list of " + what + " is empty");
-    return false;
+    return;
   }
-  bool ok = true;
-  for (const Expr *e : elements) {
-    std::optional<int64_t> n = emitter.evalConstInt(*e, what);
-    if (n)
+  for (const Expr *e : elements)
+    if (std::optional<int64_t> n = emitter.evalConstInt(*e, what))
       out.push_back(*n);
-    ok &= n.has_value();
-  }
-  return ok;
 }
 
 void Emitter::emitRole(const RoleStmt &stmt) {
+  llvm::SMRange head{stmt.getLoc(), stmt.nameRange.End};
   if (!atKernelTop()) {
-    error({stmt.getLoc(), stmt.nameRange.End},
-          kernel->currentRole
-              ? "roles do not nest: declare this role in the kernel body, "
-                "next to role '" +
-                    kernel->currentRole->name + "'"
-              : llvm::Twine("a role is declared directly in the kernel "
-                            "body, not inside a loop, branch or "
-                            "single_thread block"));
+    error(head, kernel->currentRole
+                    ? "roles do not nest: declare this role in the "
+                      "kernel body, next to role '" +
+                          kernel->currentRole->name + "'"
+                    : llvm::Twine("a role is declared directly in the "
+                                  "kernel body, not inside a loop, "
+                                  "branch or single_thread block"));
     return;
   }
   llvm::SmallVector<int64_t, 4> warpgroups, warps;

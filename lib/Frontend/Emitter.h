@@ -63,8 +63,9 @@ struct StatementParamNotes {
   const char *end = nullptr;
   llvm::SmallVector<ParamNote, 2> notes;
 };
-/// By the address of each statement's first character; statements with
-/// notes do not overlap (bodies are not part of a role's or kernel's entry).
+/// By the address of each statement's first character. The entries do not
+/// overlap: a kernel's, role's or loop's entry covers its header, not its
+/// body.
 using ParamNoteMap = std::map<const char *, StatementParamNotes>;
 
 /// The notes for a verifier error at `loc`: those of the statement whose
