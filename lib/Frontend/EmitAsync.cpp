@@ -27,20 +27,11 @@ using namespace mlir;
 static const llvm::StringRef kCopyDispatch[] = {"auto", "tma"};
 static const llvm::StringRef kGemmDispatch[] = {"auto", "wgmma", "tcgen05"};
 
-/// cta_group = 1 or 2 (default 1).
+/// cta_group = N (default 1); the verifiers check that it is 1 or 2.
 static std::optional<int64_t> evalCtaGroup(Emitter &emitter, const Expr *expr) {
   if (!expr)
     return 1;
-  std::optional<int64_t> n = emitter.evalConstInt(*expr, "cta_group");
-  if (!n)
-    return std::nullopt;
-  if (*n != 1 && *n != 2) {
-    emitter.error(expr->getRange(),
-                  "cta_group is 1 or 2, got " + llvm::Twine(*n));
-    emitter.noteParamsIn(*expr);
-    return std::nullopt;
-  }
-  return n;
+  return emitter.evalConstUnsigned(*expr, "cta_group");
 }
 
 /// Points at the declaration of the buffer `ref` names, if it is a name.
@@ -88,15 +79,6 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
   if (!smemTileIndices(smemRef, /*withRow=*/false, "copy_async", smemIndices) ||
       !globalCoords(globalRef, globalIndices, extents))
     return Val::error();
-  if (smem.getElementType() != global.getElementType()) {
-    error(call.callee->getRange(),
-          "copy_async between " +
-              tile::getElementTypeName(global.getElementType()) + " tensor '" +
-              globalRef.name() + "' and " +
-              tile::getElementTypeName(smem.getElementType()) + " buffer '" +
-              smemRef.name() + "': the element types must match");
-    return Val::error();
-  }
   // The box in global memory is the shared tile: check the ranges written.
   size_t grank = global.getRank(), srank = smem.getRank();
   for (size_t i = 0; i < grank; ++i) {
@@ -126,42 +108,22 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
       return Val::error();
     }
   }
+  // Which copies take a barrier, multicast or reduce, and of which kind, is
+  // the tile.copy_async verifier's to check.
   Value barrier, barrierIdx;
-  if (load) {
-    if (!args[2]) {
-      error(call.callee->getRange(),
-            "a copy into shared memory completes on a tma barrier: add "
-            "'barrier = full[stage]'");
-      return Val::error();
-    }
+  if (args[2]) {
     std::optional<BufferRef> ref =
         evalBufferRef(*args[2], "the barrier of copy_async");
     if (!ref)
       return Val::error();
-    auto type = ref->base.getValueType<tile::BarrierType>();
-    if (!type) {
+    if (!ref->base.getValueType<tile::BarrierType>()) {
       error(args[2]->getRange(),
             "barrier = ... takes a barrier, got " + describeVal(ref->base));
-      return Val::error();
-    }
-    if (type.getKind() != tile::BarrierKind::tma) {
-      error(args[2]->getRange(),
-            "a copy into shared memory completes on a tma barrier, but '" +
-                ref->name() + "' is " +
-                (type.getKind() == tile::BarrierKind::mma ? "an mma"
-                                                          : "a threads") +
-                " barrier");
-      noteDeclaration(*this, *ref);
       return Val::error();
     }
     if (!barrierIndex(*ref, barrierIdx))
       return Val::error();
     barrier = ref->base.value;
-  } else if (args[2]) {
-    error(args[2]->getRange(), "a copy to global memory takes no barrier: it "
-                               "completes with bulk_commit() and "
-                               "bulk_wait()");
-    return Val::error();
   }
   tile::CopyDispatch dispatch = tile::CopyDispatch::auto_;
   if (args[3]) {
@@ -173,21 +135,10 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
   }
   IntegerAttr multicast;
   if (args[4]) {
-    if (!load) {
-      error(args[4]->getRange(),
-            "multicast applies to copies into shared memory");
-      return Val::error();
-    }
-    std::optional<int64_t> mask = evalConstInt(*args[4], "a multicast mask");
+    std::optional<int64_t> mask =
+        evalConstUnsigned(*args[4], "a multicast mask");
     if (!mask)
       return Val::error();
-    if (*mask < 1 || *mask >= (int64_t(1) << kernel->clusterSize)) {
-      error(args[4]->getRange(), "multicast mask " + llvm::Twine(*mask) +
-                                     " names CTAs outside the cluster of " +
-                                     llvm::Twine(kernel->clusterSize));
-      noteParamsIn(*args[4]);
-      return Val::error();
-    }
     multicast = builder.getI64IntegerAttr(*mask);
   }
   std::optional<int64_t> ctaGroup = evalCtaGroup(*this, args[5]);
@@ -195,11 +146,6 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
     return Val::error();
   bool reduceAdd = false;
   if (args[6]) {
-    if (load) {
-      error(args[6]->getRange(),
-            "reduce applies to copies to global memory (TMA reduce-add)");
-      return Val::error();
-    }
     static const llvm::StringRef kReduce[] = {"add"};
     if (!evalChoice(*args[6], "reduction", kReduce))
       return Val::error();
@@ -231,15 +177,11 @@ Val Emitter::emitBulkWait(const CallExpr &call) {
     return Val::error();
   int64_t pending = 0;
   if (args[0]) {
+    // The verifier checks the range (and prints a negative count as such).
     std::optional<int64_t> n =
         evalConstInt(*args[0], "the number of pending copy groups");
     if (!n)
       return Val::error();
-    if (*n < 0 || *n > 63) {
-      error(args[0]->getRange(),
-            "pending is 0 to 63 copy groups, got " + llvm::Twine(*n));
-      return Val::error();
-    }
     pending = *n;
   }
   bool read = false;
@@ -340,17 +282,21 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
   std::optional<int64_t> ctaGroup = evalCtaGroup(*this, args[5]);
   if (!ctaGroup)
     return Val::error();
+  // `accumulate = false` overwrites a tcgen05 accumulator; the verifier
+  // rejects it for wgmma, which always accumulates.
+  Value accumulate;
+  auto evalAccumulate = [&] {
+    if (args[3])
+      accumulate = evalI1(*args[3], "accumulate");
+    return !args[3] || accumulate;
+  };
   Location l = loc(call.getLoc());
   auto aType = cast<tile::SmemType>(a->base.type);
   auto bType = cast<tile::SmemType>(b->base.type);
 
   if (fragType) {
-    if (args[3]) {
-      error(args[3]->getRange(),
-            "wgmma always accumulates into the fragment: start from "
-            "zeros(...) instead of passing accumulate");
+    if (!evalAccumulate())
       return Val::error();
-    }
     // `a[s, row : row + 64]` names the rows of A; `a[s]` starts at row 0.
     int64_t m = fragType.getShape()[0];
     size_t rowItem = aType.getRank() - 2;
@@ -372,7 +318,7 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
     }
     auto op = tile::GemmAsyncOp::create(
         builder, l, fragType, accValue.value, Value(), a->base.value, aIndices,
-        b->base.value, bIndices, Value(), dispatch,
+        b->base.value, bIndices, accumulate, dispatch,
         static_cast<uint64_t>(*ctaGroup));
     assignVariable(name->name, name->getRange(), Val::of(op.getResult()));
     return Val::error();
@@ -382,23 +328,21 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
   std::optional<int64_t> width;
   if (!tmemColumns(*tmemRef, column, width))
     return Val::error();
-  int64_t n = bType.getShape()[bType.getRank() - 2] * *ctaGroup;
-  if (width && *width != n) {
+  // N is the rows of B times cta_group; a cta_group other than 1 or 2 is
+  // the verifier's to report (and could make N overflow).
+  int64_t rowsB = bType.getShape()[bType.getRank() - 2];
+  if (width && (*ctaGroup == 1 || *ctaGroup == 2) &&
+      *width != rowsB * *ctaGroup) {
     error(args[0]->getRange(),
           "the accumulator slice has " + llvm::Twine(*width) +
-              " columns, but the MMA's N is " + llvm::Twine(n) + " (" +
-              llvm::Twine(bType.getShape()[bType.getRank() - 2]) +
-              " rows of '" + b->name() + "' x cta_group " +
-              llvm::Twine(*ctaGroup) + ")");
+              " columns, but the MMA's N is " + llvm::Twine(rowsB * *ctaGroup) +
+              " (" + llvm::Twine(rowsB) + " rows of '" + b->name() +
+              "' x cta_group " + llvm::Twine(*ctaGroup) + ")");
     noteDeclaration(*this, *b);
     return Val::error();
   }
-  Value accumulate;
-  if (args[3]) {
-    accumulate = evalI1(*args[3], "accumulate");
-    if (!accumulate)
-      return Val::error();
-  }
+  if (!evalAccumulate())
+    return Val::error();
   tile::GemmAsyncOp::create(builder, l, Type(), tmemRef->base.value, column,
                             a->base.value, aIndices, b->base.value, bIndices,
                             accumulate, dispatch,
@@ -457,15 +401,11 @@ Val Emitter::emitGemmWait(const CallExpr &call) {
     return Val::error();
   int64_t pending = 0;
   if (args[1]) {
+    // The verifier checks the range (and prints a negative count as such).
     std::optional<int64_t> n =
         evalConstInt(*args[1], "the number of pending MMA groups");
     if (!n)
       return Val::error();
-    if (*n < 0 || *n > 7) {
-      error(args[1]->getRange(),
-            "pending is 0 to 7 wgmma groups, got " + llvm::Twine(*n));
-      return Val::error();
-    }
     pending = *n;
   }
   auto op =
@@ -478,13 +418,6 @@ Val Emitter::emitGemmWait(const CallExpr &call) {
 //===----------------------------------------------------------------------===//
 // Registers and tensor memory
 //===----------------------------------------------------------------------===//
-
-/// "an f32", "a bf16".
-static std::string withArticle(llvm::StringRef name) {
-  bool vowelSound =
-      name.starts_with("f") || name.starts_with("e") || name.starts_with("i");
-  return (vowelSound ? "an " : "a ") + name.str();
-}
 
 Val Emitter::emitStore(const CallExpr &call) {
   SmallVector<const Expr *> args;
@@ -505,17 +438,6 @@ Val Emitter::emitStore(const CallExpr &call) {
   std::optional<int64_t> rows;
   if (!smemTileIndices(*dst, /*withRow=*/true, "store", indices, &rows))
     return Val::error();
-  auto smem = cast<tile::SmemType>(dst->base.type);
-  if (frag.getElementType() != smem.getElementType()) {
-    error(call.callee->getRange(),
-          "store writes " +
-              withArticle(tile::getElementTypeName(frag.getElementType())) +
-              " fragment into " +
-              tile::getElementTypeName(smem.getElementType()) + " buffer '" +
-              dst->name() + "'; cast it first with cast(x, " +
-              tile::getElementTypeName(smem.getElementType()) + ")");
-    return Val::error();
-  }
   if (rows && *rows != frag.getShape()[0]) {
     error(dst->getRange(), "these " + llvm::Twine(*rows) +
                                " rows do not match the fragment's " +
@@ -549,14 +471,6 @@ Val Emitter::emitTmemLoad(const CallExpr &call) {
     error(args[0]->getRange(),
           "give the columns to load as a range of constant width, as in " +
               src->name() + "[:, c : c + 64]");
-    return Val::error();
-  }
-  if (*width < 1 || *width > 128 || !llvm::isPowerOf2_64(*width)) {
-    error(args[0]->getRange(),
-          "tmem_load reads a power-of-two number of columns up to 128, got " +
-              llvm::Twine(*width) +
-              "; load wider slices in chunks with 'for i in unroll(...)'");
-    noteParamsIn(*args[0]);
     return Val::error();
   }
   Location l = loc(call.getLoc());

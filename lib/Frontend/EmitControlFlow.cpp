@@ -55,35 +55,40 @@ void Emitter::emitStmt(const Stmt &stmt) {
     return;
   }
   // The -D params behind this statement, for notes on verifier errors.
-  llvm::SmallVector<const Symbol *, 2> params;
-  auto collect = [&](const Expr *expr) {
-    if (expr)
-      collectOverriddenParams(*expr, params);
-  };
   switch (stmt.getKind()) {
   case Stmt::Kind::Expr:
-    collect(llvm::cast<ExprStmt>(stmt).expr.get());
+    recordParamNotes(stmt.getRange(), {llvm::cast<ExprStmt>(stmt).expr.get()});
     break;
   case Stmt::Kind::Let:
-    collect(llvm::cast<LetStmt>(stmt).value.get());
+    recordParamNotes(stmt.getRange(), {llvm::cast<LetStmt>(stmt).value.get()});
     break;
   case Stmt::Kind::Smem:
   case Stmt::Kind::Tmem:
   case Stmt::Kind::Barrier: {
     auto &decl = llvm::cast<DeclStmt>(stmt);
-    collect(decl.type.get());
+    llvm::SmallVector<const Expr *, 4> exprs{decl.type.get()};
     for (const Clause &clause : decl.clauses)
-      collect(clause.value.get());
+      exprs.push_back(clause.value.get());
+    recordParamNotes(stmt.getRange(), exprs);
+    break;
+  }
+  case Stmt::Kind::For: {
+    // The ops of the loop's header (tiles(...)): not its body.
+    auto &loop = llvm::cast<ForStmt>(stmt);
+    recordParamNotes({stmt.getLoc(), loop.body.range.Start}, {loop.iter.get()});
+    break;
+  }
+  case Stmt::Kind::Role: {
+    // The role op's own errors (budgets, warps): its header, not its body.
+    auto &role = llvm::cast<RoleStmt>(stmt);
+    llvm::SmallVector<const Expr *, 4> exprs;
+    for (const Clause &clause : role.clauses)
+      exprs.push_back(clause.value.get());
+    recordParamNotes({stmt.getLoc(), role.body.range.Start}, exprs);
     break;
   }
   default:
     break;
-  }
-  if (!params.empty()) {
-    auto &notes = paramNotes[stmt.getLoc().getPointer()];
-    notes.clear();
-    for (const Symbol *param : params)
-      notes.push_back(makeParamNote(*param));
   }
 
   switch (stmt.getKind()) {
@@ -421,29 +426,27 @@ void Emitter::emitTilesFor(const ForStmt &stmt, const CallExpr &iter) {
                                "'block = (BLK_M, BLK_N)'");
     return;
   }
+  // The tile.sched verifiers check that the sizes are positive; the
+  // scheduler computes in i32, so a size must fit in one.
+  auto fitsI32 = [&](const Expr &expr, int64_t value, llvm::StringRef what) {
+    if (value <= INT32_MAX)
+      return true;
+    error(expr.getRange(),
+          what + " must fit in an i32, got " + llvm::Twine(value));
+    noteParamsIn(expr);
+    return false;
+  };
   for (const Expr *dim : blockDims) {
     std::optional<int64_t> size = evalConstInt(*dim, "a block size");
-    if (!size)
+    if (!size || !fitsI32(*dim, *size, "a block size"))
       return;
-    if (*size < 1 || *size > INT32_MAX) {
-      error(dim->getRange(),
-            "a block size must be positive, got " + llvm::Twine(*size));
-      noteParamsIn(*dim);
-      return;
-    }
     block.push_back(*size);
   }
   int64_t group = 1;
   if (args[3]) {
-    std::optional<int64_t> g = evalConstInt(*args[3], "the group size");
-    if (!g)
+    std::optional<int64_t> g = evalConstUnsigned(*args[3], "the group size");
+    if (!g || !fitsI32(*args[3], *g, "the group size"))
       return;
-    if (*g < 1 || *g > INT32_MAX) {
-      error(args[3]->getRange(),
-            "the group size must be positive, got " + llvm::Twine(*g));
-      noteParamsIn(*args[3]);
-      return;
-    }
     group = *g;
   }
   bool perCluster = false;

@@ -300,15 +300,9 @@ void Emitter::emitTmem(const DeclStmt &stmt) {
   }
   int64_t ctaGroup = 1;
   if (ctaGroupExpr) {
-    std::optional<int64_t> n = evalConstInt(*ctaGroupExpr, "cta_group");
+    std::optional<int64_t> n = evalConstUnsigned(*ctaGroupExpr, "cta_group");
     if (!n)
       return;
-    if (*n != 1 && *n != 2) {
-      error(ctaGroupExpr->getRange(),
-            "cta_group is 1 or 2, got " + llvm::Twine(*n));
-      noteParamsIn(*ctaGroupExpr);
-      return;
-    }
     ctaGroup = *n;
   }
   auto type = tile::TmemType::getChecked(
@@ -364,16 +358,9 @@ void Emitter::emitBarrier(const DeclStmt &stmt) {
   int64_t arrivals = 1;
   if (arrivalsExpr) {
     std::optional<int64_t> n =
-        evalConstInt(*arrivalsExpr, "the number of arrivals");
+        evalConstUnsigned(*arrivalsExpr, "the number of arrivals");
     if (!n)
       return;
-    if (*n < 1 || *n >= (1 << 20)) {
-      error(arrivalsExpr->getRange(),
-            "a barrier expects 1 to 1048575 arrivals per phase, got " +
-                llvm::Twine(*n));
-      noteParamsIn(*arrivalsExpr);
-      return;
-    }
     arrivals = *n;
   }
   auto type = tile::BarrierType::getChecked(

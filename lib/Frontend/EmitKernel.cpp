@@ -254,6 +254,11 @@ void Emitter::emitKernel(const KernelDecl &decl) {
   }
 
   emitKernelClauses(decl, argTypes);
+  // The kernel op's own errors (warpgroups, cluster) for its header.
+  llvm::SmallVector<const Expr *, 4> clauseValues;
+  for (const Clause &clause : decl.clauses)
+    clauseValues.push_back(clause.value.get());
+  recordParamNotes({decl.range.Start, decl.body.range.Start}, clauseValues);
 
   std::string name = decl.name.empty() ? "kernel" : decl.name.str();
   // The argument names reach the bundle, so the runtime's messages name `A`.
@@ -313,17 +318,8 @@ void Emitter::emitKernelClauses(const KernelDecl &decl,
       }
     } else if (clause.keyword == "warpgroups") {
       if (std::optional<int64_t> n =
-              evalConstInt(value, "the number of warpgroups")) {
-        if (*n < 1 || *n > 8) {
-          error(value.getRange(), "a kernel has 1 to 8 warpgroups (128 to "
-                                  "1024 threads), got " +
-                                      llvm::Twine(*n));
-          noteParamsIn(value);
-        } else {
-          kernel->numWarpgroups = *n;
-          kernel->warpgroupsRange = clause.getRange();
-        }
-      }
+              evalConstUnsigned(value, "the number of warpgroups"))
+        kernel->numWarpgroups = *n;
     } else if (clause.keyword == "cluster") {
       llvm::SmallVector<const Expr *, 3> dims;
       if (auto *tuple = llvm::dyn_cast<TupleExpr>(&value))
@@ -344,7 +340,10 @@ void Emitter::emitKernelClauses(const KernelDecl &decl,
         std::optional<int64_t> n = evalConstInt(*dim, "a cluster dimension");
         if (!n)
           break;
-        if (*n < 1 || *n > 16) {
+        // The verifier checks the sizes and their product; a size over 16
+        // (over the limit whatever the others are) stops here so that the
+        // product it computes cannot overflow.
+        if (*n > 16) {
           error(dim->getRange(),
                 "a cluster dimension must be 1 to 16, got " + llvm::Twine(*n));
           noteParamsIn(*dim);
@@ -355,15 +354,7 @@ void Emitter::emitKernelClauses(const KernelDecl &decl,
       if (shape.size() != dims.size())
         continue;
       shape.resize(3, 1);
-      int64_t size = shape[0] * shape[1] * shape[2];
-      if (size > 16) {
-        error(value.getRange(), "a cluster of " + llvm::Twine(size) +
-                                    " CTAs is over the limit of 16");
-        noteParamsIn(value);
-        continue;
-      }
       kernel->clusterShape = shape;
-      kernel->clusterSize = size;
     } else if (clause.keyword == "grid") {
       haveGrid = true;
       if (auto *name = llvm::dyn_cast<NameExpr>(&value);

@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // A role runs its body on some warps of some warpgroups, with a register
-// budget; roles of one kernel must not overlap. A single_thread block runs
-// its body on one thread of a warp, warpgroup or CTA. Both are regions a
-// value cannot flow out of.
+// budget; roles of one kernel must not overlap (the tile dialect's verifiers
+// check both). A single_thread block runs its body on one thread of a warp,
+// warpgroup or CTA. Both are regions a value cannot flow out of.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +25,10 @@ using namespace mlir;
 static const llvm::StringRef kRoleClauses[] = {
     "warpgroup", "warpgroups", "warp", "warps", "one", "all", "regs"};
 
-/// `1` or `[0, 1]` as a list of constants.
-static bool
-evalIntList(Emitter &emitter, const Expr &expr, llvm::StringRef what,
-            llvm::SmallVectorImpl<std::pair<int64_t, const Expr *>> &out) {
+/// `1` or `[0, 1]` as a list of constants (those that are).
+static void evalIntList(Emitter &emitter, const Expr &expr,
+                        llvm::StringRef what,
+                        llvm::SmallVectorImpl<int64_t> &out) {
   llvm::SmallVector<const Expr *, 4> elements;
   if (auto *list = llvm::dyn_cast<ListExpr>(&expr))
     for (const ExprPtr &e : list->elements)
@@ -40,54 +40,11 @@ evalIntList(Emitter &emitter, const Expr &expr, llvm::StringRef what,
     elements.push_back(&expr);
   if (elements.empty()) {
     emitter.error(expr.getRange(), "the list of " + what + " is empty");
-    return false;
+    return;
   }
-  for (const Expr *e : elements) {
-    std::optional<int64_t> n = emitter.evalConstInt(*e, what);
-    if (!n)
-      return false;
-    out.push_back({*n, e});
-  }
-  return true;
-}
-
-bool Emitter::checkRoleOverlap(const RoleInfo &role) {
-  for (const RoleInfo &other : kernel->roles) {
-    if (other.name == role.name) {
-      error(role.nameRange, "role '" + role.name + "' is already declared");
-      note(other.nameRange, "the first declaration is here");
-      return false;
-    }
-    auto warpsOf = [](const RoleInfo &r) {
-      return r.warps.empty() ? llvm::SmallVector<int64_t, 4>{0, 1, 2, 3}
-                             : r.warps;
-    };
-    for (int64_t wg : role.warpgroups) {
-      if (!llvm::is_contained(other.warpgroups, wg))
-        continue;
-      if (role.regs && other.regs && *role.regs != *other.regs) {
-        error(role.regsRange,
-              "role '" + role.name + "' gives warpgroup " + llvm::Twine(wg) +
-                  " " + llvm::Twine(*role.regs) +
-                  " registers per thread, but role '" + other.name +
-                  "' gives it " + llvm::Twine(*other.regs) +
-                  "; setmaxnreg sets one budget for a whole warpgroup");
-        note(other.regsRange, "'" + other.name + "' sets its budget here");
-        return false;
-      }
-      for (int64_t warp : warpsOf(role)) {
-        if (!llvm::is_contained(warpsOf(other), warp))
-          continue;
-        error(role.nameRange, "role '" + role.name + "' runs on warp " +
-                                  llvm::Twine(warp) + " of warpgroup " +
-                                  llvm::Twine(wg) + ", which role '" +
-                                  other.name + "' already runs on");
-        note(other.nameRange, "'" + other.name + "' is declared here");
-        return false;
-      }
-    }
-  }
-  return true;
+  for (const Expr *e : elements)
+    if (std::optional<int64_t> n = emitter.evalConstInt(*e, what))
+      out.push_back(*n);
 }
 
 void Emitter::emitRole(const RoleStmt &stmt) {
@@ -102,11 +59,9 @@ void Emitter::emitRole(const RoleStmt &stmt) {
                                   "branch or single_thread block"));
     return;
   }
-  RoleInfo info;
-  info.name = stmt.name;
-  info.nameRange = stmt.nameRange;
+  llvm::SmallVector<int64_t, 4> warpgroups, warps;
+  std::optional<int64_t> regs;
   bool singleThread = false;
-  bool ok = true, haveWarpgroups = false;
   llvm::StringMap<llvm::SMRange> seen;
   for (const Clause &clause : stmt.clauses) {
     llvm::StringRef keyword = clause.keyword;
@@ -120,7 +75,6 @@ void Emitter::emitRole(const RoleStmt &stmt) {
                 "' (expected warpgroup, warp, one thread, all threads or "
                 "regs)" +
                 didYouMean(clause.keyword, kRoleClauses));
-      ok = false;
       continue;
     }
     llvm::StringRef slot =
@@ -133,93 +87,23 @@ void Emitter::emitRole(const RoleStmt &stmt) {
                                                  : "threads are";
       error(clause.getRange(), "the role's " + what + " given twice");
       note(it->second, "first given here");
-      ok = false;
       continue;
     }
-    if (keyword == "one" || keyword == "all") {
+    if (keyword == "one" || keyword == "all")
       singleThread = keyword == "one";
-      continue;
-    }
-    if (keyword == "regs") {
-      std::optional<int64_t> regs =
-          evalConstInt(*clause.value, "a register budget");
-      if (!regs) {
-        ok = false;
-        continue;
-      }
-      if (*regs < 24 || *regs > 256 || *regs % 8 != 0) {
-        error(clause.value->getRange(),
-              "a register budget is a multiple of 8 from 24 to 256 "
-              "(setmaxnreg), got " +
-                  llvm::Twine(*regs));
-        noteParamsIn(*clause.value);
-        ok = false;
-        continue;
-      }
-      info.regs = *regs;
-      info.regsRange = clause.getRange();
-      continue;
-    }
-    llvm::SmallVector<std::pair<int64_t, const Expr *>, 4> values;
-    bool isWarpgroup = keyword == "warpgroup";
-    if (!evalIntList(*this, *clause.value, isWarpgroup ? "warpgroups" : "warps",
-                     values)) {
-      ok = false;
-      continue;
-    }
-    auto &list = isWarpgroup ? info.warpgroups : info.warps;
-    for (auto [value, expr] : values) {
-      int64_t limit = isWarpgroup ? kernel->numWarpgroups : 4;
-      if (value < 0 || value >= limit) {
-        if (isWarpgroup) {
-          error(expr->getRange(),
-                "warpgroup " + llvm::Twine(value) +
-                    " does not exist: the kernel has " +
-                    llvm::Twine(kernel->numWarpgroups) + " warpgroup" +
-                    (kernel->numWarpgroups == 1 ? "" : "s") + " (0 to " +
-                    llvm::Twine(kernel->numWarpgroups - 1) + ")");
-          if (kernel->warpgroupsRange.isValid())
-            note(kernel->warpgroupsRange,
-                 "the kernel's warpgroups are set here");
-          else
-            diag.note("a kernel without a 'warpgroups' clause has one "
-                      "warpgroup");
-        } else {
-          error(expr->getRange(), "warp " + llvm::Twine(value) +
-                                      " does not exist: a warpgroup has "
-                                      "warps 0 to 3");
-        }
-        noteParamsIn(*expr);
-        ok = false;
-        continue;
-      }
-      if (llvm::is_contained(list, value)) {
-        error(expr->getRange(), (isWarpgroup ? "warpgroup " : "warp ") +
-                                    llvm::Twine(value) + " is listed twice");
-        ok = false;
-        continue;
-      }
-      list.push_back(value);
-    }
-    haveWarpgroups |= isWarpgroup;
+    else if (keyword == "regs")
+      regs = evalConstUnsigned(*clause.value, "a register budget");
+    else if (keyword == "warpgroup")
+      evalIntList(*this, *clause.value, "warpgroups", warpgroups);
+    else
+      evalIntList(*this, *clause.value, "warps", warps);
   }
-  if (!haveWarpgroups && ok) {
-    error(head, "role '" + stmt.name +
-                    "' needs the warpgroups that run it, as in 'role " +
-                    stmt.name + ": warpgroup 1'");
-    ok = false;
-  }
-  if (ok)
-    ok = checkRoleOverlap(info);
-  if (ok)
-    kernel->roles.push_back(info);
-  Location l = loc(stmt.getLoc());
-  auto warps = info.warps.empty()
-                   ? DenseI64ArrayAttr()
-                   : DenseI64ArrayAttr::get(&context, info.warps);
-  auto regs = info.regs ? builder.getI64IntegerAttr(*info.regs) : IntegerAttr();
-  auto roleOp = tile::RoleOp::create(builder, l, stmt.name, info.warpgroups,
-                                     warps, singleThread, regs);
+  auto warpsAttr = warps.empty() ? DenseI64ArrayAttr()
+                                 : DenseI64ArrayAttr::get(&context, warps);
+  auto regsAttr = regs ? builder.getI64IntegerAttr(*regs) : IntegerAttr();
+  auto roleOp =
+      tile::RoleOp::create(builder, loc(stmt.getLoc()), stmt.name, warpgroups,
+                           warpsAttr, singleThread, regsAttr);
   OpBuilder::InsertionGuard guard(builder);
   builder.createBlock(&roleOp.getBody());
   ++kernel->regionLevel;

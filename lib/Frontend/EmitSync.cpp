@@ -93,14 +93,9 @@ Val Emitter::emitPipeline(const CallExpr &call) {
           "on a fresh barrier passes at once), 'phase = 0' for a consumer");
     return Val::error();
   }
-  std::optional<int64_t> phase = evalConstInt(*args[1], "the start phase");
+  std::optional<int64_t> phase = evalConstUnsigned(*args[1], "the start phase");
   if (!phase)
     return Val::error();
-  if (*phase != 0 && *phase != 1) {
-    error(args[1]->getRange(),
-          "the start phase is 0 or 1, got " + llvm::Twine(*phase));
-    return Val::error();
-  }
   Location l = loc(call.getLoc());
   auto type = tile::PipelineType::getChecked([&] { return emitError(l); },
                                              &context, *depth);
@@ -268,26 +263,9 @@ Val Emitter::emitBarrierArrive(const CallExpr &call, Value barrier) {
   IntegerAttr expectTx;
   if (args[1]) {
     std::optional<int64_t> bytes =
-        evalConstInt(*args[1], "expect_tx (the bytes the copies deliver)");
+        evalConstUnsigned(*args[1], "expect_tx (the bytes the copies deliver)");
     if (!bytes)
       return Val::error();
-    if (*bytes < 0 || *bytes >= (1 << 20)) {
-      error(args[1]->getRange(),
-            "expect_tx is the bytes the copies of one phase deliver, at "
-            "most 1048575, got " +
-                llvm::Twine(*bytes));
-      noteParamsIn(*args[1]);
-      return Val::error();
-    }
-    auto type = cast<tile::BarrierType>(barrier.getType());
-    if (type.getKind() != tile::BarrierKind::tma) {
-      error(args[1]->getRange(),
-            llvm::Twine("expect_tx needs a tma barrier, this one is ") +
-                (type.getKind() == tile::BarrierKind::mma ? "an mma"
-                                                          : "a threads") +
-                " barrier");
-      return Val::error();
-    }
     expectTx = builder.getI64IntegerAttr(*bytes);
   }
   tile::BarrierArriveOp::create(builder, l, barrier, stage, expectTx);
@@ -299,22 +277,10 @@ Val Emitter::emitRemoteView(const CallExpr &call, Value barrier) {
   if (!bindArgs(call, "remote_view", {{"cta", true}}, args))
     return Val::error();
   std::optional<int64_t> cta =
-      evalConstInt(*args[0], "the CTA of a remote view");
+      evalConstUnsigned(*args[0], "the CTA of a remote view");
   if (!cta)
     return Val::error();
-  if (*cta < 0 || *cta >= kernel->clusterSize) {
-    error(args[0]->getRange(), "CTA " + llvm::Twine(*cta) +
-                                   " is not in the cluster of " +
-                                   llvm::Twine(kernel->clusterSize) + " CTA" +
-                                   (kernel->clusterSize == 1 ? "" : "s"));
-    noteParamsIn(*args[0]);
-    return Val::error();
-  }
   auto type = cast<tile::BarrierType>(barrier.getType());
-  if (type.getRemote()) {
-    error(call.callee->getRange(), "this barrier is already a remote view");
-    return Val::error();
-  }
   auto remote = tile::BarrierType::get(&context, type.getKind(),
                                        type.getDepth(), /*remote=*/true);
   return Val::of(

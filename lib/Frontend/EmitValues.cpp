@@ -287,6 +287,32 @@ void Emitter::collectOverriddenParams(
   });
 }
 
+void Emitter::recordParamNotes(llvm::SMRange range,
+                               llvm::ArrayRef<const Expr *> exprs) {
+  llvm::SmallVector<const Symbol *, 2> params;
+  for (const Expr *expr : exprs)
+    if (expr)
+      collectOverriddenParams(*expr, params);
+  if (params.empty())
+    return;
+  StatementParamNotes &entry = paramNotes[range.Start.getPointer()];
+  entry.end = range.End.getPointer();
+  entry.notes.clear();
+  for (const Symbol *param : params)
+    entry.notes.push_back(makeParamNote(*param));
+}
+
+const StatementParamNotes *
+tilec::frontend::findParamNotes(const ParamNoteMap &paramNotes,
+                                llvm::SMLoc loc) {
+  const char *p = loc.getPointer();
+  auto it = paramNotes.upper_bound(p);
+  if (it == paramNotes.begin())
+    return nullptr;
+  --it;
+  return p < it->second.end ? &it->second : nullptr;
+}
+
 //===----------------------------------------------------------------------===//
 // Conversions to what ops and attributes need
 //===----------------------------------------------------------------------===//
@@ -370,6 +396,16 @@ std::optional<int64_t> Emitter::evalConstInt(const Expr &expr,
     return std::nullopt;
   }
   error(expr.getRange(), what + " must be an integer, got " + describeVal(val));
+  return std::nullopt;
+}
+
+std::optional<int64_t> Emitter::evalConstUnsigned(const Expr &expr,
+                                                  llvm::StringRef what) {
+  std::optional<int64_t> n = evalConstInt(expr, what);
+  if (!n || *n >= 0)
+    return n;
+  error(expr.getRange(), what + " cannot be negative, got " + llvm::Twine(*n));
+  noteParamsIn(expr);
   return std::nullopt;
 }
 

@@ -5,10 +5,13 @@
 //===----------------------------------------------------------------------===//
 //
 // The emitter resolves names, folds constant expressions (params, consts,
-// -D overrides), checks what the dialect cannot check with a good location
-// (shapes written with params, roles that overlap, copies whose boxes do not
-// match their tiles) and builds the tile dialect with an OpBuilder. Every op
-// gets a FileLineColLoc of the text it came from.
+// -D overrides), checks what only the DSL's text shows (names, kinds of
+// expressions, values that must be constants, ranges whose extents must
+// match a tile) and builds the tile dialect with an OpBuilder. Every op gets
+// a FileLineColLoc of the text it came from. Rules the dialect states (role
+// overlap, register budgets, masks, pending counts, ...) are left to its
+// verifiers: parseTileSpec reports their errors at the op's .tile location,
+// with notes for the -D params of that statement.
 //
 // Mutable DSL variables (pipeline states, accumulators, scalars) become SSA
 // values: before a loop or branch the emitter scans its body for variables it
@@ -41,6 +44,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <deque>
+#include <map>
 #include <optional>
 
 namespace tilec::frontend {
@@ -52,10 +56,22 @@ struct ParamNote {
   std::string message;
 };
 
-/// For each statement (by the address of its first character): notes for
-/// the -D params whose values it uses, for verifier errors reported there.
-using ParamNoteMap =
-    llvm::DenseMap<const char *, llvm::SmallVector<ParamNote, 2>>;
+/// The -D params a statement (or a kernel or role header) uses, for
+/// verifier errors reported inside its text.
+struct StatementParamNotes {
+  /// One past the statement's last character.
+  const char *end = nullptr;
+  llvm::SmallVector<ParamNote, 2> notes;
+};
+/// By the address of each statement's first character. The entries do not
+/// overlap: a kernel's, role's or loop's entry covers its header, not its
+/// body.
+using ParamNoteMap = std::map<const char *, StatementParamNotes>;
+
+/// The notes for a verifier error at `loc`: those of the statement whose
+/// text holds it, if any.
+const StatementParamNotes *findParamNotes(const ParamNoteMap &paramNotes,
+                                          llvm::SMLoc loc);
 
 /// Builds the tile dialect for `module`. Returns null when an error was
 /// reported (the module is not verified here).
@@ -191,16 +207,6 @@ struct ArgSpec {
   bool required;
 };
 
-/// A role declared in the kernel: where it runs, for the overlap checks.
-struct RoleInfo {
-  llvm::StringRef name;
-  llvm::SMRange nameRange;
-  llvm::SmallVector<int64_t, 4> warpgroups;
-  llvm::SmallVector<int64_t, 4> warps;
-  std::optional<int64_t> regs;
-  llvm::SMRange regsRange;
-};
-
 /// What the emitter knows about the kernel being emitted. emitKernel makes
 /// one when it starts and drops it when it ends, so that no kernel sees
 /// another's target, roles or regions.
@@ -210,12 +216,9 @@ struct KernelState {
   std::string target;
   llvm::SMRange targetClauseRange;
   int64_t numWarpgroups = 1;
-  llvm::SMRange warpgroupsRange;
-  int64_t clusterSize = 1;
   llvm::SmallVector<int64_t, 3> clusterShape{1, 1, 1};
   mlir::tile::GridPolicy gridPolicy = mlir::tile::GridPolicy::persistent;
   mlir::ArrayAttr gridAxes;
-  std::vector<RoleInfo> roles;
   const RoleStmt *currentRole = nullptr;
   /// "role" or "single_thread block" for each enclosing region.
   llvm::SmallVector<llvm::StringRef, 4> regionKinds;
@@ -329,6 +332,11 @@ public:
   mlir::Value evalI1(const Expr &expr, llvm::StringRef what);
   /// `expr` as a compile-time integer; reports `what` must be one.
   std::optional<int64_t> evalConstInt(const Expr &expr, llvm::StringRef what);
+  /// `expr` as a compile-time integer for an I64Attr of the tile dialect,
+  /// which reads it as unsigned: a negative value is reported here (the
+  /// verifier would see a huge one); the verifier checks the rest.
+  std::optional<int64_t> evalConstUnsigned(const Expr &expr,
+                                           llvm::StringRef what);
   /// A note at the first name in `expr` whose value is only known at run
   /// time.
   void noteRuntimeName(const Expr &expr);
@@ -337,6 +345,10 @@ public:
   /// The -D params the names in `expr` depend on.
   void collectOverriddenParams(const Expr &expr,
                                llvm::SmallVectorImpl<const Symbol *> &out);
+  /// Records the -D params that `exprs` use as the notes of the text
+  /// `range`, for verifier errors reported there.
+  void recordParamNotes(llvm::SMRange range,
+                        llvm::ArrayRef<const Expr *> exprs);
 
   /// `expr` as an element type.
   mlir::Type evalDType(const Expr &expr, llvm::StringRef what);
@@ -468,7 +480,6 @@ private:
 
   void emitRole(const RoleStmt &stmt);
   void emitSingleThread(const SingleThreadStmt &stmt);
-  bool checkRoleOverlap(const RoleInfo &role);
 
   //===--------------------------------------------------------------------===//
   // EmitAsync.cpp: copies, MMA, stores and tensor memory

@@ -77,11 +77,9 @@ private:
     }
     if (d.getSeverity() != mlir::DiagnosticSeverity::Error || !loc.isValid())
       return;
-    auto it = paramNotes.find(loc.getPointer());
-    if (it == paramNotes.end())
-      return;
-    for (const ParamNote &note : it->second)
-      diag.note(note.range, note.message);
+    if (const StatementParamNotes *notes = findParamNotes(paramNotes, loc))
+      for (const ParamNote &note : notes->notes)
+        diag.note(note.range, note.message);
   }
 
   DiagnosticEngine &diag;
