@@ -42,8 +42,9 @@ enum class Emit { Mlir, Lowered, Llvm, Ptx, Cubin, Bundle };
 
 cl::OptionCategory tilecCategory("tilec options");
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .tile or .mlir>"),
-                               cl::Required, cl::cat(tilecCategory));
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<input .tile or .mlir>"), cl::Required,
+                               cl::cat(tilecCategory));
 
 cl::opt<std::string>
     outputFile("o", cl::value_desc("file"),
@@ -51,25 +52,26 @@ cl::opt<std::string>
                         "the output's extension; '-' for stdout)"),
                cl::cat(tilecCategory));
 
-cl::opt<std::string> targetOpt(
-    "target", cl::value_desc("sm_90a|sm_100a"),
-    cl::desc("GPU target (default: the kernel's own, else sm_90a)"),
-    cl::cat(tilecCategory));
+cl::opt<std::string>
+    targetOpt("target", cl::value_desc("sm_90a|sm_100a"),
+              cl::desc("GPU target (default: the kernel's own, else sm_90a)"),
+              cl::cat(tilecCategory));
 
 cl::opt<Emit> emitOpt(
     "emit", cl::desc("What to write:"), cl::init(Emit::Bundle),
-    cl::values(clEnumValN(Emit::Mlir, "mlir",
-                          "the tile dialect the input describes (before passes)"),
-               clEnumValN(Emit::Lowered, "lowered",
-                          "the LLVM and NVVM dialects after every tile pass"),
-               clEnumValN(Emit::Llvm, "llvm", "optimised LLVM IR"),
-               clEnumValN(Emit::Ptx, "ptx",
-                          "PTX (and <output>.json, the kernel metadata)"),
-               clEnumValN(Emit::Cubin, "cubin",
-                          "a cubin from ptxas (and <output>.json)"),
-               clEnumValN(Emit::Bundle, "bundle",
-                          "a tilec bundle: cubin, PTX and metadata in one file "
-                          "that the runtime loads (default)")),
+    cl::values(
+        clEnumValN(Emit::Mlir, "mlir",
+                   "the tile dialect the input describes (before passes)"),
+        clEnumValN(Emit::Lowered, "lowered",
+                   "the LLVM and NVVM dialects after every tile pass"),
+        clEnumValN(Emit::Llvm, "llvm", "optimised LLVM IR"),
+        clEnumValN(Emit::Ptx, "ptx",
+                   "PTX (and <output>.json, the kernel metadata)"),
+        clEnumValN(Emit::Cubin, "cubin",
+                   "a cubin from ptxas (and <output>.json)"),
+        clEnumValN(Emit::Bundle, "bundle",
+                   "a tilec bundle: cubin, PTX and metadata in one file "
+                   "that the runtime loads (default)")),
     cl::cat(tilecCategory));
 
 cl::opt<unsigned> optLevel("O", cl::desc("Optimisation level 0-3 (default 3)"),
@@ -96,10 +98,9 @@ cl::opt<unsigned> codegenOptLevel(
              "7-10% slower GEMMs measured)"),
     cl::init(~0u), cl::cat(tilecCategory));
 
-cl::list<std::string>
-    defines("D", cl::value_desc("NAME=VALUE"),
-            cl::desc("Override `param NAME` of a .tile spec"), cl::Prefix,
-            cl::cat(tilecCategory));
+cl::list<std::string> defines("D", cl::value_desc("NAME=VALUE"),
+                              cl::desc("Override `param NAME` of a .tile spec"),
+                              cl::Prefix, cl::cat(tilecCategory));
 
 cl::opt<bool> report("report",
                      cl::desc("Print each kernel's resources (registers, "
@@ -120,10 +121,12 @@ constexpr StringLiteral kOverview =
     "  shared memory, named barriers, pipelines, TMA/wgmma/tcgen05 dispatch)\n"
     "  -> NVVM -> LLVM NVPTX -> PTX -> ptxas -> cubin -> bundle.\n\n"
     "Examples:\n"
-    "  tilec examples/copy.tile                    # writes copy.tilec (bundle)\n"
+    "  tilec examples/copy.tile                    # writes copy.tilec "
+    "(bundle)\n"
     "  tilec gemm.tile -D BLK_N=128 --emit=ptx -o gemm.ptx\n"
     "  tilec gemm.tile --target=sm_100a --emit=cubin --report\n"
-    "  tilec gemm.tile --emit=mlir                 # the tile dialect produced\n"
+    "  tilec gemm.tile --emit=mlir                 # the tile dialect "
+    "produced\n"
     "  tilec gemm.tile --mlir-print-ir-after-all   # IR after every pass\n\n"
     "On any error tilec prints file:line:col diagnostics, exits with 1 and\n"
     "leaves no output file behind. ptxas is taken from $TILEC_PTXAS, PATH,\n"
@@ -151,8 +154,8 @@ bool writeOutput(StringRef path, StringRef bytes, bool binary) {
   std::error_code ec;
   ToolOutputFile out(path, ec, binary ? sys::fs::OF_None : sys::fs::OF_Text);
   if (ec) {
-    WithColor::error(errs(), "tilec") << "cannot write '" << path
-                                      << "': " << ec.message() << "\n";
+    WithColor::error(errs(), "tilec")
+        << "cannot write '" << path << "': " << ec.message() << "\n";
     return false;
   }
   out.os() << bytes;
@@ -180,18 +183,21 @@ std::string resolveTarget(mlir::ModuleOp module) {
   std::string found;
   bool conflict = false;
   module.walk([&](mlir::tile::KernelOp kernel) {
-    std::string t = kernel.getTarget().str();
+    std::string t = kernel.getTargetName().str();
     if (!target.empty() && t != target) {
-      kernel.emitError("kernel '")
-          << kernel.getSymName() << "' targets " << t
-          << " but --target is " << target;
+      kernel.emitError("kernel '") << kernel.getSymName() << "' targets " << t
+                                   << " but --target is " << target;
       conflict = true;
     }
     found = t;
   });
   if (conflict)
     return {};
-  return target.empty() ? (found.empty() ? "sm_90a" : found) : target;
+  if (!target.empty())
+    return target;
+  return found.empty()
+             ? std::string(tilec::vocab::toString(tilec::vocab::kDefaultTarget))
+             : found;
 }
 
 int run(int argc, char **argv) {
@@ -203,13 +209,14 @@ int run(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, kOverview);
 
   if (optLevel > 3) {
-    WithColor::error(errs(), "tilec") << "-O" << optLevel
-                                      << " is not a level; use -O0 to -O3\n";
+    WithColor::error(errs(), "tilec")
+        << "-O" << optLevel << " is not a level; use -O0 to -O3\n";
     return 1;
   }
-  if (!targetOpt.empty() && targetOpt != "sm_90a" && targetOpt != "sm_100a") {
+  if (!targetOpt.empty() && !tilec::vocab::parseTarget(targetOpt)) {
     WithColor::error(errs(), "tilec")
-        << "unknown target '" << targetOpt << "'; use sm_90a or sm_100a\n";
+        << "unknown target '" << targetOpt << "'; use "
+        << tilec::vocab::listSpellings(tilec::vocab::kAllTargets) << "\n";
     return 1;
   }
 
@@ -254,8 +261,7 @@ int run(int argc, char **argv) {
     } else {
       if (!defines.empty()) {
         WithColor::error(errs(), "tilec")
-            << "-D applies to .tile specs; '" << inputFile
-            << "' is MLIR\n";
+            << "-D applies to .tile specs; '" << inputFile << "' is MLIR\n";
         return 1;
       }
       module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
@@ -270,8 +276,8 @@ int run(int argc, char **argv) {
   bool hasKernel = false;
   module->walk([&](mlir::tile::KernelOp) { hasKernel = true; });
   if (!hasKernel) {
-    WithColor::error(errs(), "tilec") << "'" << inputFile
-                                      << "' defines no kernel\n";
+    WithColor::error(errs(), "tilec")
+        << "'" << inputFile << "' defines no kernel\n";
     return 1;
   }
 
@@ -284,7 +290,7 @@ int run(int argc, char **argv) {
 
   if (emitOpt == Emit::Mlir) {
     return writeText(output, [&](raw_ostream &os) { module->print(os); }) ? 0
-                                                                      : 1;
+                                                                          : 1;
   }
 
   {
@@ -302,7 +308,7 @@ int run(int argc, char **argv) {
   }
   if (emitOpt == Emit::Lowered) {
     return writeText(output, [&](raw_ostream &os) { module->print(os); }) ? 0
-                                                                      : 1;
+                                                                          : 1;
   }
 
   tilec::bundle::Bundle bundle;
@@ -365,8 +371,8 @@ int run(int argc, char **argv) {
 
   std::string metadataError = tilec::bundle::validate(bundle);
   if (!metadataError.empty()) {
-    WithColor::error(errs(), "tilec") << "kernel metadata: " << metadataError
-                                      << "\n";
+    WithColor::error(errs(), "tilec")
+        << "kernel metadata: " << metadataError << "\n";
     return 1;
   }
 
@@ -397,10 +403,10 @@ int run(int argc, char **argv) {
       WithColor::error(errs(), "tilec") << error << "\n";
       return 1;
     }
-    ok = writeOutput(output,
-                     StringRef(reinterpret_cast<const char *>(bytes.data()),
-                               bytes.size()),
-                     true);
+    ok = writeOutput(
+        output,
+        StringRef(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
+        true);
     written.push_back(output);
     break;
   }

@@ -14,6 +14,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "tilec/Vocabulary.h"
+
 #include "dialects/Tile/TileEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES

@@ -6,6 +6,18 @@
 include "mlir/IR/EnumAttr.td"
 include "TileDialect.td"
 
+// The values follow tilec::vocab::Target (runtime/include/tilec/Vocabulary.h),
+// the one list of targets; TileOps.cpp checks they agree.
+def Tile_Target : I32EnumAttr<"Target", "the GPU architecture a kernel is compiled for", [
+    I32EnumAttrCase<"sm_90a", 0>,
+    I32EnumAttrCase<"sm_100a", 1>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_TargetAttr : EnumAttr<Tile_Dialect, Tile_Target, "target"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Tile_Swizzle : I32EnumAttr<"Swizzle", "shared-memory swizzle mode", [
     I32EnumAttrCase<"none", 0>,
     I32EnumAttrCase<"swizzle_32b", 1>,

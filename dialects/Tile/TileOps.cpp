@@ -117,9 +117,6 @@ void KernelOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult KernelOp::verify() {
-  if (getTarget() != "sm_90a" && getTarget() != "sm_100a")
-    return emitOpError("target must be sm_90a or sm_100a, got '")
-           << getTarget() << "'";
   if (getWarpgroups() < 1 || getWarpgroups() > 8)
     return emitOpError("warpgroups must be 1 to 8 (128 to 1024 threads), got ")
            << getWarpgroups();
@@ -134,9 +131,8 @@ LogicalResult KernelOp::verify() {
   if (!getFunctionType().getResults().empty())
     return emitOpError("a kernel returns no values");
   if (auto names = getArgNames(); names && names->size() != getNumArguments())
-    return emitOpError("has ")
-           << names->size() << " argument names for " << getNumArguments()
-           << " arguments";
+    return emitOpError("has ") << names->size() << " argument names for "
+                               << getNumArguments() << " arguments";
   for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
     if (!isa<GlobalType>(type) && !type.isSignlessInteger(32) &&
         !type.isSignlessInteger(64) && !type.isF32())
@@ -162,6 +158,16 @@ LogicalResult KernelOp::verify() {
     }
   }
   return success();
+}
+
+static_assert(static_cast<uint32_t>(Target::sm_90a) ==
+                      static_cast<uint32_t>(tilec::vocab::Target::SM90a) &&
+                  static_cast<uint32_t>(Target::sm_100a) ==
+                      static_cast<uint32_t>(tilec::vocab::Target::SM100a),
+              "the dialect's targets follow the vocabulary's");
+
+tilec::vocab::Target KernelOp::getVocabTarget() {
+  return static_cast<tilec::vocab::Target>(getTarget());
 }
 
 std::string KernelOp::getArgName(unsigned i) {
@@ -195,11 +201,10 @@ KernelAbiAttr KernelOp::getAbi() {
     names.push_back(StringAttr::get(ctx, getArgName(i)));
     types.push_back(TypeAttr::get(type));
   }
-  return KernelAbiAttr::get(ctx, ArrayAttr::get(ctx, params),
-                            ArrayAttr::get(ctx, names),
-                            ArrayAttr::get(ctx, types), getNumThreads(),
-                            getClusterAttr(), getSmemBytes().value_or(0),
-                            getGrid(), getGridAxesAttr(), getTargetAttr());
+  return KernelAbiAttr::get(
+      ctx, ArrayAttr::get(ctx, params), ArrayAttr::get(ctx, names),
+      ArrayAttr::get(ctx, types), getNumThreads(), getClusterAttr(),
+      getSmemBytes().value_or(0), getGrid(), getGridAxesAttr(), getTarget());
 }
 
 /// Roles partition the warps: no warp runs two roles, and the roles that
@@ -315,7 +320,7 @@ OpFoldResult DimOp::fold(FoldAdaptor) {
 LogicalResult TmemAllocOp::verify() {
   if (!getKernel(*this).isBlackwell())
     return emitOpError("tensor memory needs sm_100a, the kernel targets ")
-           << getKernel(*this).getTarget();
+           << getKernel(*this).getTargetName();
   return verifyCtaGroup(*this, getCtaGroup());
 }
 
@@ -514,7 +519,7 @@ LogicalResult GemmAsyncOp::verify() {
     if (kernel && !kernel.isBlackwell())
       return emitOpError("accumulating in tensor memory (tcgen05) needs "
                          "sm_100a, the kernel targets ")
-             << kernel.getTarget();
+             << kernel.getTargetName();
     if (getResult())
       return emitOpError("a tensor-memory accumulator gives no result");
     if (!getAccColumn())

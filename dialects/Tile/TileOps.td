@@ -44,7 +44,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
 
     ```mlir
     tile.kernel @copy(%x: !tile.global<?x?xbf16>, %y: !tile.global<?x?xbf16>)
-        attributes {target = "sm_90a", warpgroups = 1 : i64,
+        attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64,
                     grid = #tile.grid_policy<fixed>, grid_axes = [...]} {
       ...
     }
@@ -54,7 +54,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
                        OptionalAttr<DictArrayAttr>:$res_attrs,
-                       StrAttr:$target,
+                       Tile_TargetAttr:$target,
                        I64Attr:$warpgroups,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1, 1}">:$cluster,
                        Tile_GridPolicyAttr:$grid,
@@ -77,7 +77,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       auto c = getCluster();
       return c[0] * c[1] * c[2];
     }
-    bool isBlackwell() { return getTarget() == "sm_100a"; }
+    /// The target in the vocabulary compiler, bundle and runtime share.
+    ::tilec::vocab::Target getVocabTarget();
+    bool isBlackwell() { return ::tilec::vocab::isBlackwell(getVocabTarget()); }
+    /// "sm_90a", "sm_100a".
+    ::llvm::StringRef getTargetName() { return stringifyTarget(getTarget()); }
     /// The kernel's ABI: its parameter list (the distinct tensor maps of its
     /// copies in order, then one i32 per dynamic dimension, then the
     /// scalars), argument names and types, launch shape and shared memory.

@@ -186,7 +186,7 @@ def Tile_KernelAbiAttr : Tile_Attr<"KernelAbi", "kernel_abi"> {
     "int64_t":$smemBytes,
     EnumParameter<Tile_GridPolicy>:$grid,
     OptionalParameter<"::mlir::ArrayAttr">:$gridAxes,
-    "::mlir::StringAttr":$target);
+    EnumParameter<Tile_Target>:$target);
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// The position of a parameter in the kernel's parameter list, or -1.

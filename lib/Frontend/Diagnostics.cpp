@@ -8,7 +8,10 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include "tilec/Vocabulary.h"
+
 #include <algorithm>
+#include <array>
 
 using namespace tilec::frontend;
 
@@ -164,4 +167,17 @@ tilec::frontend::joinChoices(llvm::ArrayRef<llvm::StringRef> choices,
     result += choices[i].str();
   }
   return result;
+}
+
+llvm::ArrayRef<llvm::StringRef> tilec::frontend::targetNames() {
+  static const auto names = [] {
+    std::array<llvm::StringRef, tilec::vocab::kAllTargets.size()> out;
+    for (size_t i = 0; i < out.size(); ++i) {
+      std::string_view name =
+          tilec::vocab::toString(tilec::vocab::kAllTargets[i]);
+      out[i] = llvm::StringRef(name.data(), name.size());
+    }
+    return out;
+  }();
+  return names;
 }

@@ -102,6 +102,9 @@ std::string didYouMean(llvm::StringRef name,
 std::string joinChoices(llvm::ArrayRef<llvm::StringRef> choices,
                         llvm::StringRef lastSeparator = " or ");
 
+/// The targets' names ("sm_90a", "sm_100a"), from the shared vocabulary.
+llvm::ArrayRef<llvm::StringRef> targetNames();
+
 } // namespace tilec::frontend
 
 #endif // TILEC_LIB_FRONTEND_DIAGNOSTICS_H

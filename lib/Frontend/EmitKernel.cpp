@@ -267,7 +267,8 @@ void Emitter::emitKernel(const KernelDecl &decl) {
     argNames.push_back(arg.name);
   auto kernelOp = tile::KernelOp::create(
       builder, loc(decl.range), name, builder.getFunctionType(argTypes, {}),
-      /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr, kernel->target,
+      /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr,
+      tile::symbolizeTarget(kernel->target).value_or(tile::Target::sm_90a),
       static_cast<uint64_t>(kernel->numWarpgroups), kernel->clusterShape,
       kernel->gridPolicy, kernel->gridAxes,
       /*smem_bytes=*/nullptr, builder.getStrArrayAttr(argNames));
@@ -295,7 +296,6 @@ void Emitter::emitKernel(const KernelDecl &decl) {
 
 static const llvm::StringRef kKernelClauses[] = {"target", "warpgroups",
                                                  "cluster", "grid"};
-static const llvm::StringRef kTargets[] = {"sm_90a", "sm_100a"};
 
 void Emitter::emitKernelClauses(const KernelDecl &decl,
                                 llvm::ArrayRef<Type> argTypes) {
@@ -312,8 +312,8 @@ void Emitter::emitKernelClauses(const KernelDecl &decl,
     const Expr &value = *clause.value;
     if (clause.keyword == "target") {
       if (std::optional<unsigned> choice =
-              evalChoice(value, "target", kTargets)) {
-        clauseTarget = kTargets[*choice].str();
+              evalChoice(value, "target", targetNames())) {
+        clauseTarget = targetNames()[*choice].str();
         kernel->targetClauseRange = clause.getRange();
       }
     } else if (clause.keyword == "warpgroups") {
@@ -402,7 +402,9 @@ void Emitter::emitKernelClauses(const KernelDecl &decl,
                 ", but the target is " + kernel->target +
                 " (set with --target)");
   } else {
-    kernel->target = clauseTarget.empty() ? "sm_90a" : clauseTarget;
+    kernel->target = clauseTarget.empty()
+                         ? std::string(vocab::toString(vocab::kDefaultTarget))
+                         : clauseTarget;
   }
   if (!haveGrid && !decl.headerError)
     error(decl.nameRange,

@@ -289,7 +289,10 @@ public:
   }
   /// How many role / single_thread regions enclose the current statement.
   unsigned regionLevel() const { return kernel ? kernel->regionLevel : 0; }
-  bool isBlackwell() const { return kernel->target == "sm_100a"; }
+  bool isBlackwell() const {
+    return tilec::vocab::parseTarget(kernel->target) ==
+           tilec::vocab::Target::SM100a;
+  }
 
   //===--------------------------------------------------------------------===//
   // EmitExpr.cpp: expressions

@@ -104,8 +104,6 @@ private:
 };
 } // namespace
 
-static const llvm::StringRef kKnownTargets[] = {"sm_90a", "sm_100a"};
-
 mlir::OwningOpRef<mlir::ModuleOp>
 tilec::parseTileSpec(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
                      const FrontendOptions &options) {
@@ -120,10 +118,10 @@ tilec::parseTileSpec(llvm::SourceMgr &sourceMgr, mlir::MLIRContext &context,
     return nullptr;
   }
   if (!options.target.empty() &&
-      !llvm::is_contained(kKnownTargets, options.target)) {
-    diag.error("unknown target '" + options.target +
-               "' (expected sm_90a or sm_100a)" +
-               didYouMean(options.target, kKnownTargets));
+      !llvm::is_contained(targetNames(), options.target)) {
+    diag.error("unknown target '" + options.target + "' (expected " +
+               joinChoices(targetNames()) + ")" +
+               didYouMean(options.target, targetNames()));
     return nullptr;
   }
   const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(bufferID);

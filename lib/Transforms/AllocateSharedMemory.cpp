@@ -16,11 +16,6 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-int64_t mlir::tile::getMaxSharedMemoryBytes(StringRef target) {
-  // 227 KiB per CTA on both sm_90 and sm_100 (228 KiB per SM, 1 KiB reserved).
-  return 232448;
-}
-
 namespace {
 
 struct AllocateSharedMemoryPass
@@ -63,12 +58,13 @@ struct AllocateSharedMemoryPass
       else
         offset += 8;
     }
-    int64_t limit = getMaxSharedMemoryBytes(kernel.getTarget());
+    int64_t limit =
+        tilec::vocab::maxDynamicSharedMemoryBytes(kernel.getVocabTarget());
     if (offset > limit) {
       InFlightDiagnostic diag =
           kernel.emitOpError("needs ")
           << offset << " bytes of shared memory, over the " << limit
-          << " a CTA may use on " << kernel.getTarget()
+          << " a CTA may use on " << kernel.getTargetName()
           << "; use fewer pipeline stages or smaller tiles";
       for (SmemAllocOp alloc : buffers)
         diag.attachNote(alloc.getLoc())

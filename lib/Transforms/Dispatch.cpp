@@ -93,7 +93,7 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
     if (copy.getCtaGroup() == 2 && !kernel.isBlackwell())
       return copy.emitOpError("the 2-CTA TMA form (cta_group 2) needs sm_100a, "
                               "the kernel targets ")
-             << kernel.getTarget();
+             << kernel.getTargetName();
     if (copy.getMulticast() && kernel.getClusterSize() == 1)
       return copy.emitOpError("multicast needs a cluster of more than one CTA");
     return success();
@@ -105,7 +105,7 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
     if (isa<FragType>(gemm.getAcc().getType())) {
       if (kernel.isBlackwell())
         return gemm.emitOpError("wgmma needs sm_90a, the kernel targets ")
-               << kernel.getTarget();
+               << kernel.getTargetName();
       gemm.setDispatchAttr(
           GemmDispatchAttr::get(gemm.getContext(), GemmDispatch::wgmma));
       auto frag = cast<FragType>(gemm.getAcc().getType());

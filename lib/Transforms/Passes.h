@@ -15,9 +15,6 @@ namespace mlir::tile {
 #define GEN_PASS_REGISTRATION
 #include "lib/Transforms/Passes.h.inc"
 
-/// Shared-memory bytes one CTA may use on the target (sm_90a and sm_100a: 227 KiB).
-int64_t getMaxSharedMemoryBytes(StringRef target);
-
 /// The role enclosing `op`, or null at the kernel's top level.
 RoleOp getEnclosingRole(Operation *op);
 

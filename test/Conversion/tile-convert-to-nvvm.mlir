@@ -11,7 +11,7 @@
 // CHECK-SAME: %{{.*}}: i32, %{{.*}}: i32)
 // CHECK-SAME: nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 128, 1, 1>
 // The kernel's ABI stays on the function, typed, for the bundle writer.
-// CHECK-SAME: tile.kernel_abi = #tile.kernel_abi<params = [#tile.tensormap<arg = 0, box = [128, 64], swizzle = swizzle_128b>, #tile.tensormap<arg = 1, box = [128, 64], swizzle = swizzle_128b>, #tile.dim_param<arg = 0, dim = 0>, #tile.dim_param<arg = 1, dim = 0>], argNames = ["X", "Y"], argTypes = [!tile.global<?x64xbf16>, !tile.global<?x64xbf16>], threads = 128, cluster = [1, 1, 1], smemBytes = 16392, grid = persistent, target = "sm_90a">
+// CHECK-SAME: tile.kernel_abi = #tile.kernel_abi<params = [#tile.tensormap<arg = 0, box = [128, 64], swizzle = swizzle_128b>, #tile.tensormap<arg = 1, box = [128, 64], swizzle = swizzle_128b>, #tile.dim_param<arg = 0, dim = 0>, #tile.dim_param<arg = 1, dim = 0>], argNames = ["X", "Y"], argTypes = [!tile.global<?x64xbf16>, !tile.global<?x64xbf16>], threads = 128, cluster = [1, 1, 1], smemBytes = 16392, grid = persistent, target = sm_90a>
 // CHECK: %[[BASE:.*]] = llvm.mlir.addressof @__tile_smem : !llvm.ptr<3>
 // CHECK: %[[BAR:.*]] = llvm.getelementptr %{{.*}}[16384] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK: nvvm.read.ptx.sreg.tid.x
@@ -27,7 +27,7 @@
 // CHECK: nvvm.cp.async.bulk.commit.group
 // CHECK: nvvm.cp.async.bulk.wait_group 0
 tile.kernel @copy(%X: !tile.global<?x64xbf16>, %Y: !tile.global<?x64xbf16>)
-    attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>, arg_names = ["X", "Y"]} {
+    attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>, arg_names = ["X", "Y"]} {
   %buf = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
   %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -61,7 +61,7 @@ tile.kernel @copy(%X: !tile.global<?x64xbf16>, %Y: !tile.global<?x64xbf16>)
 // The bf16 accumulator goes to shared memory by stmatrix.x4 (4 per 64x64).
 // CHECK-COUNT-4: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
 // CHECK-NOT: nvvm.stmatrix
-tile.kernel @mma() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @mma() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -100,7 +100,7 @@ tile.kernel @mma() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #
 // CHECK: %[[TPTR:.*]] = llvm.inttoptr %[[TMEM]] : i32 to !llvm.ptr<6>
 // CHECK: nvvm.tcgen05.dealloc %[[TPTR]], %{{.*}} {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<6>, i32
 tile.kernel @blackwell(%A: !tile.global<4096x4096xf16>)
-    attributes {target = "sm_100a", warpgroups = 2 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+    attributes {target = #tile.target<sm_100a>, warpgroups = 2 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %tmem = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
   %a = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>
@@ -135,7 +135,7 @@ tile.kernel @blackwell(%A: !tile.global<4096x4096xf16>)
 // CHECK: %[[PEER:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<7> to i32
 // CHECK: llvm.inline_asm has_side_effects "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [$0];", "r" %[[PEER]] : (i32) -> ()
 tile.kernel @remote_commit()
-    attributes {target = "sm_100a", warpgroups = 2 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+    attributes {target = #tile.target<sm_100a>, warpgroups = 2 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %tmem = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
   %a = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<4x128x64xf16, swizzle_128b>

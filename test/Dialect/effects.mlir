@@ -11,7 +11,7 @@
 // CHECK: tile.barrier.wait
 // CHECK: tile.sync cta
 // CHECK: tile.sync cta
-tile.kernel @cse() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @cse() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<threads, 1>
   %c0 = arith.constant 0 : i32
   %w0 = tile.id warpgroup
@@ -33,7 +33,7 @@ tile.kernel @cse() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #
 // CHECK: tile.copy_async
 // CHECK: tile.gemm_async
 // CHECK: tile.frag.store
-tile.kernel @licm(%A: !tile.global<?x?xbf16>, %n: i32) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @licm(%A: !tile.global<?x?xbf16>, %n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32

@@ -1,70 +1,72 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics --allow-unregistered-dialect
 // Every verifier message of the tile dialect, in full, at the op it blames.
 
-// expected-error @below {{'tile.kernel' op target must be sm_90a or sm_100a, got 'sm_80'}}
-tile.kernel @bad_target() attributes {target = "sm_80", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+// The target is an enum attribute: its parser names the targets.
+// expected-error @+2 {{expected ::mlir::tile::Target to be one of: sm_90a, sm_100a}}
+// expected-error @+1 {{failed to parse Tile_TargetAttr parameter 'value' which is to be a `::mlir::tile::Target`}}
+tile.kernel @bad_target() attributes {target = #tile.target<sm_80>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c = arith.constant 0 : i32
 }
 
 // -----
 
 // expected-error @below {{'tile.kernel' op warpgroups must be 1 to 8 (128 to 1024 threads), got 9}}
-tile.kernel @too_many_warpgroups() attributes {target = "sm_90a", warpgroups = 9 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @too_many_warpgroups() attributes {target = #tile.target<sm_90a>, warpgroups = 9 : i64, grid = #tile.grid_policy<persistent>} {
   %c = arith.constant 0 : i32
 }
 
 // -----
 
 // expected-error @below {{'tile.kernel' op cluster must be three positive sizes, got [2, 0, 1]}}
-tile.kernel @bad_cluster() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 0, 1>, grid = #tile.grid_policy<persistent>} {
+tile.kernel @bad_cluster() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 0, 1>, grid = #tile.grid_policy<persistent>} {
   %c = arith.constant 0 : i32
 }
 
 // -----
 
 // expected-error @below {{'tile.kernel' op cluster of 32 CTAs is over the limit of 16}}
-tile.kernel @big_cluster() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 32, 1, 1>, grid = #tile.grid_policy<persistent>} {
+tile.kernel @big_cluster() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 32, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %c = arith.constant 0 : i32
 }
 
 // -----
 
 // expected-error @below {{'tile.kernel' op a kernel returns no values}}
-tile.kernel @returns() -> i32 attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @returns() -> i32 attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c = arith.constant 0 : i32
 }
 
 // -----
 
 // expected-error @below {{'tile.kernel' op argument 0 has type 'f64'; kernel arguments are !tile.global tensors, i32, i64 or f32}}
-tile.kernel @bad_arg(%x: f64) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @bad_arg(%x: f64) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c = arith.constant 0 : i32
 }
 
 // -----
 
 // expected-error @below {{'tile.kernel' op a fixed grid needs three grid_axes}}
-tile.kernel @fixed_without_axes() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>} {
+tile.kernel @fixed_without_axes() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>} {
   %c = arith.constant 0 : i32
 }
 
 // -----
 
 // expected-error @below {{'tile.kernel' op grid axis refers to argument 3 but the kernel has 1}}
-tile.kernel @axis_arg(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>, grid_axes = [#tile.grid_axis<ceildiv(arg 3, dim 0, 128)>, #tile.grid_axis<1>, #tile.grid_axis<1>]} {
+tile.kernel @axis_arg(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>, grid_axes = [#tile.grid_axis<ceildiv(arg 3, dim 0, 128)>, #tile.grid_axis<1>, #tile.grid_axis<1>]} {
   %c = arith.constant 0 : i32
 }
 
 // -----
 
 // expected-error @below {{'tile.kernel' op grid axis refers to dim 2 of argument 0, which is not a global tensor with that dimension}}
-tile.kernel @axis_dim(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>, grid_axes = [#tile.grid_axis<ceildiv(arg 0, dim 2, 128)>, #tile.grid_axis<1>, #tile.grid_axis<1>]} {
+tile.kernel @axis_dim(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>, grid_axes = [#tile.grid_axis<ceildiv(arg 0, dim 2, 128)>, #tile.grid_axis<1>, #tile.grid_axis<1>]} {
   %c = arith.constant 0 : i32
 }
 
 // -----
 
-tile.kernel @role_no_warpgroup() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @role_no_warpgroup() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.role' op role 'r' names no warpgroup}}
   tile.role "r" warpgroups [] {
   }
@@ -72,7 +74,7 @@ tile.kernel @role_no_warpgroup() attributes {target = "sm_90a", warpgroups = 1 :
 
 // -----
 
-tile.kernel @role_warpgroup_range() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @role_warpgroup_range() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.role' op warpgroup 2 is out of range: the kernel has 2 warpgroups}}
   tile.role "r" warpgroups [2] {
   }
@@ -80,7 +82,7 @@ tile.kernel @role_warpgroup_range() attributes {target = "sm_90a", warpgroups = 
 
 // -----
 
-tile.kernel @role_warpgroup_twice() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @role_warpgroup_twice() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.role' op warpgroup 1 is listed twice}}
   tile.role "r" warpgroups [1, 1] {
   }
@@ -88,7 +90,7 @@ tile.kernel @role_warpgroup_twice() attributes {target = "sm_90a", warpgroups = 
 
 // -----
 
-tile.kernel @role_warp_range() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @role_warp_range() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.role' op warp 4 is out of range: a warpgroup has warps 0 to 3}}
   tile.role "r" warpgroups [0] warps [4] {
   }
@@ -96,7 +98,7 @@ tile.kernel @role_warp_range() attributes {target = "sm_90a", warpgroups = 1 : i
 
 // -----
 
-tile.kernel @role_warp_twice() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @role_warp_twice() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.role' op warp 2 is listed twice}}
   tile.role "r" warpgroups [0] warps [2, 2] {
   }
@@ -104,7 +106,7 @@ tile.kernel @role_warp_twice() attributes {target = "sm_90a", warpgroups = 1 : i
 
 // -----
 
-tile.kernel @role_budget() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @role_budget() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.role' op register budget must be a multiple of 8 in 24..256, got 30}}
   tile.role "r" warpgroups [0] max_regs 30 {
   }
@@ -112,42 +114,42 @@ tile.kernel @role_budget() attributes {target = "sm_90a", warpgroups = 1 : i64, 
 
 // -----
 
-tile.kernel @dim_range(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @dim_range(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.dim' op dimension 2 is out of range for a rank-2 tensor}}
   %d = tile.dim %A[2] : !tile.global<?x?xbf16>
 }
 
 // -----
 
-tile.kernel @tmem_on_hopper() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tmem_on_hopper() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.tmem_alloc' op tensor memory needs sm_100a, the kernel targets sm_90a}}
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
 }
 
 // -----
 
-tile.kernel @tmem_group() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tmem_group() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.tmem_alloc' op cta_group must be 1 or 2, got 3}}
   %t = tile.tmem_alloc cta_group 3 : !tile.tmem<128x256xf32>
 }
 
 // -----
 
-tile.kernel @arrivals() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @arrivals() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.barrier_alloc' op arrivals must be 1 to 1048575, got 0}}
   %b = tile.barrier_alloc arrivals 0 : !tile.barrier<tma, 1>
 }
 
 // -----
 
-tile.kernel @alloc_remote() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @alloc_remote() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.barrier_alloc' op allocates local barriers; take a remote view with tile.barrier.remote_view}}
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1, remote>
 }
 
 // -----
 
-tile.kernel @remote_of_remote() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+tile.kernel @remote_of_remote() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %r = tile.barrier.remote_view %b cta 0 : !tile.barrier<tma, 1> -> !tile.barrier<tma, 1, remote>
   // expected-error @below {{'tile.barrier.remote_view' op source is already a remote view}}
@@ -156,7 +158,7 @@ tile.kernel @remote_of_remote() attributes {target = "sm_90a", warpgroups = 1 : 
 
 // -----
 
-tile.kernel @remote_type() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+tile.kernel @remote_type() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   // expected-error @below {{'tile.barrier.remote_view' op result must be the remote form of '!tile.barrier<tma, 1>'}}
   %r = tile.barrier.remote_view %b cta 0 : !tile.barrier<tma, 1> -> !tile.barrier<mma, 1, remote>
@@ -164,7 +166,7 @@ tile.kernel @remote_type() attributes {target = "sm_90a", warpgroups = 1 : i64, 
 
 // -----
 
-tile.kernel @remote_cta() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+tile.kernel @remote_cta() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   // expected-error @below {{'tile.barrier.remote_view' op cta 2 is not in the cluster of 2 CTAs}}
   %r = tile.barrier.remote_view %b cta 2 : !tile.barrier<tma, 1> -> !tile.barrier<tma, 1, remote>
@@ -172,7 +174,7 @@ tile.kernel @remote_cta() attributes {target = "sm_90a", warpgroups = 1 : i64, c
 
 // -----
 
-tile.kernel @expect_tx_kind() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @expect_tx_kind() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<threads, 1>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.barrier.arrive' op expect_tx needs a tma barrier, got threads}}
@@ -181,7 +183,7 @@ tile.kernel @expect_tx_kind() attributes {target = "sm_90a", warpgroups = 1 : i6
 
 // -----
 
-tile.kernel @expect_tx_range() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @expect_tx_range() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.barrier.arrive' op expect_tx must be 0 to 1048575 bytes, got 1048576}}
@@ -190,7 +192,7 @@ tile.kernel @expect_tx_range() attributes {target = "sm_90a", warpgroups = 1 : i
 
 // -----
 
-tile.kernel @wait_remote() attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wait_remote() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %r = tile.barrier.remote_view %b cta 0 : !tile.barrier<tma, 1> -> !tile.barrier<tma, 1, remote>
   %c0 = arith.constant 0 : i32
@@ -200,14 +202,14 @@ tile.kernel @wait_remote() attributes {target = "sm_90a", warpgroups = 1 : i64, 
 
 // -----
 
-tile.kernel @pipeline_phase() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @pipeline_phase() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.pipeline.init' op phase must be 0 or 1, got 2}}
   %p = tile.pipeline.init phase 2 : !tile.pipeline<4>
 }
 
 // -----
 
-tile.kernel @copy_two_globals(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_two_globals(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.copy_async' op copies between global and shared memory: one side must be !tile.smem and the other !tile.global}}
   tile.copy_async %A[%c0, %c0], %A[%c0, %c0] : !tile.global<?x?xbf16>, !tile.global<?x?xbf16>
@@ -215,7 +217,7 @@ tile.kernel @copy_two_globals(%A: !tile.global<?x?xbf16>) attributes {target = "
 
 // -----
 
-tile.kernel @copy_types(%A: !tile.global<?x?xf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_types(%A: !tile.global<?x?xf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -225,7 +227,7 @@ tile.kernel @copy_types(%A: !tile.global<?x?xf16>) attributes {target = "sm_90a"
 
 // -----
 
-tile.kernel @copy_rank1_smem(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_rank1_smem(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64xbf16, none>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -235,7 +237,7 @@ tile.kernel @copy_rank1_smem(%A: !tile.global<?x?xbf16>) attributes {target = "s
 
 // -----
 
-tile.kernel @copy_smem_indices(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_smem_indices(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<2x64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -245,7 +247,7 @@ tile.kernel @copy_smem_indices(%A: !tile.global<?x?xbf16>) attributes {target = 
 
 // -----
 
-tile.kernel @copy_global_rank(%A: !tile.global<?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_global_rank(%A: !tile.global<?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -255,7 +257,7 @@ tile.kernel @copy_global_rank(%A: !tile.global<?xbf16>) attributes {target = "sm
 
 // -----
 
-tile.kernel @copy_coords(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_coords(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -265,7 +267,7 @@ tile.kernel @copy_coords(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90
 
 // -----
 
-tile.kernel @copy_no_barrier(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_no_barrier(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.copy_async' op a global->shared copy needs a barrier to complete on}}
@@ -274,7 +276,7 @@ tile.kernel @copy_no_barrier(%A: !tile.global<?x?xbf16>) attributes {target = "s
 
 // -----
 
-tile.kernel @copy_barrier_kind(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_barrier_kind(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<threads, 1>
   %c0 = arith.constant 0 : i32
@@ -284,7 +286,7 @@ tile.kernel @copy_barrier_kind(%A: !tile.global<?x?xbf16>) attributes {target = 
 
 // -----
 
-tile.kernel @copy_reduce_load(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_reduce_load(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -294,7 +296,7 @@ tile.kernel @copy_reduce_load(%A: !tile.global<?x?xbf16>) attributes {target = "
 
 // -----
 
-tile.kernel @copy_store_barrier(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_store_barrier(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -304,7 +306,7 @@ tile.kernel @copy_store_barrier(%A: !tile.global<?x?xbf16>) attributes {target =
 
 // -----
 
-tile.kernel @copy_store_multicast(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_store_multicast(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.copy_async' op multicast applies to global->shared copies only}}
@@ -313,7 +315,7 @@ tile.kernel @copy_store_multicast(%A: !tile.global<?x?xbf16>) attributes {target
 
 // -----
 
-tile.kernel @copy_cta_group(%A: !tile.global<?x?xbf16>) attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_cta_group(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.copy_async' op cta_group must be 1 or 2, got 4}}
@@ -322,7 +324,7 @@ tile.kernel @copy_cta_group(%A: !tile.global<?x?xbf16>) attributes {target = "sm
 
 // -----
 
-tile.kernel @copy_mask(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_mask(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -332,7 +334,7 @@ tile.kernel @copy_mask(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a"
 
 // -----
 
-tile.kernel @copy_group_odd_cluster(%A: !tile.global<?x?xbf16>) attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_group_odd_cluster(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -342,7 +344,7 @@ tile.kernel @copy_group_odd_cluster(%A: !tile.global<?x?xbf16>) attributes {targ
 
 // -----
 
-tile.kernel @gemm_types() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @gemm_types() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<64x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -353,7 +355,7 @@ tile.kernel @gemm_types() attributes {target = "sm_90a", warpgroups = 1 : i64, g
 
 // -----
 
-tile.kernel @gemm_input_type() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @gemm_input_type() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x32xf32, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
@@ -363,7 +365,7 @@ tile.kernel @gemm_input_type() attributes {target = "sm_90a", warpgroups = 1 : i
 
 // -----
 
-tile.kernel @gemm_rank1() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @gemm_rank1() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64xbf16, none>
   %b = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -374,7 +376,7 @@ tile.kernel @gemm_rank1() attributes {target = "sm_90a", warpgroups = 1 : i64, g
 
 // -----
 
-tile.kernel @gemm_indices() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @gemm_indices() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<2x64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
@@ -384,7 +386,7 @@ tile.kernel @gemm_indices() attributes {target = "sm_90a", warpgroups = 1 : i64,
 
 // -----
 
-tile.kernel @gemm_unswizzled() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @gemm_unswizzled() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, none>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
@@ -394,7 +396,7 @@ tile.kernel @gemm_unswizzled() attributes {target = "sm_90a", warpgroups = 1 : i
 
 // -----
 
-tile.kernel @gemm_k() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @gemm_k() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<64x128xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -405,7 +407,7 @@ tile.kernel @gemm_k() attributes {target = "sm_90a", warpgroups = 1 : i64, grid 
 
 // -----
 
-tile.kernel @wgmma_with_tcgen05() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_with_tcgen05() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
@@ -415,7 +417,7 @@ tile.kernel @wgmma_with_tcgen05() attributes {target = "sm_90a", warpgroups = 1 
 
 // -----
 
-tile.kernel @wgmma_on_blackwell() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_on_blackwell() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
@@ -425,7 +427,7 @@ tile.kernel @wgmma_on_blackwell() attributes {target = "sm_100a", warpgroups = 1
 
 // -----
 
-tile.kernel @wgmma_layout() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_layout() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<128x64xf32, row_per_thread>
@@ -435,7 +437,7 @@ tile.kernel @wgmma_layout() attributes {target = "sm_90a", warpgroups = 1 : i64,
 
 // -----
 
-tile.kernel @wgmma_acc_type() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_acc_type() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x64xf16, wgmma_acc>
@@ -445,7 +447,7 @@ tile.kernel @wgmma_acc_type() attributes {target = "sm_90a", warpgroups = 1 : i6
 
 // -----
 
-tile.kernel @wgmma_result() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_result() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
@@ -455,7 +457,7 @@ tile.kernel @wgmma_result() attributes {target = "sm_90a", warpgroups = 1 : i64,
 
 // -----
 
-tile.kernel @wgmma_column() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_column() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
@@ -465,7 +467,7 @@ tile.kernel @wgmma_column() attributes {target = "sm_90a", warpgroups = 1 : i64,
 
 // -----
 
-tile.kernel @wgmma_n() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_n() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x128xf32, wgmma_acc>
@@ -475,7 +477,7 @@ tile.kernel @wgmma_n() attributes {target = "sm_90a", warpgroups = 1 : i64, grid
 
 // -----
 
-tile.kernel @wgmma_m() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_m() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<128x64xf32, wgmma_acc>
@@ -485,7 +487,7 @@ tile.kernel @wgmma_m() attributes {target = "sm_90a", warpgroups = 1 : i64, grid
 
 // -----
 
-tile.kernel @wgmma_cta_group() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_cta_group() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
@@ -495,7 +497,7 @@ tile.kernel @wgmma_cta_group() attributes {target = "sm_90a", warpgroups = 1 : i
 
 // -----
 
-tile.kernel @wgmma_accumulate() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_accumulate() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %t = arith.constant true
@@ -506,7 +508,7 @@ tile.kernel @wgmma_accumulate() attributes {target = "sm_90a", warpgroups = 1 : 
 
 // -----
 
-tile.kernel @tcgen05_with_wgmma() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_with_wgmma() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -516,7 +518,7 @@ tile.kernel @tcgen05_with_wgmma() attributes {target = "sm_100a", warpgroups = 1
 
 // -----
 
-tile.kernel @tcgen05_on_hopper() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_on_hopper() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %t = "test.tmem"() : () -> !tile.tmem<128x256xf32>
@@ -526,7 +528,7 @@ tile.kernel @tcgen05_on_hopper() attributes {target = "sm_90a", warpgroups = 1 :
 
 // -----
 
-tile.kernel @tcgen05_result() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_result() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -536,7 +538,7 @@ tile.kernel @tcgen05_result() attributes {target = "sm_100a", warpgroups = 1 : i
 
 // -----
 
-tile.kernel @tcgen05_column() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_column() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -546,7 +548,7 @@ tile.kernel @tcgen05_column() attributes {target = "sm_100a", warpgroups = 1 : i
 
 // -----
 
-tile.kernel @tcgen05_acc_type() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_acc_type() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xi32>
   %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -556,7 +558,7 @@ tile.kernel @tcgen05_acc_type() attributes {target = "sm_100a", warpgroups = 1 :
 
 // -----
 
-tile.kernel @tcgen05_cta_group() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_cta_group() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -566,7 +568,7 @@ tile.kernel @tcgen05_cta_group() attributes {target = "sm_100a", warpgroups = 1 
 
 // -----
 
-tile.kernel @tcgen05_m() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_m() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %a = tile.smem_alloc : !tile.smem<32x64xf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
@@ -577,7 +579,7 @@ tile.kernel @tcgen05_m() attributes {target = "sm_100a", warpgroups = 1 : i64, g
 
 // -----
 
-tile.kernel @tcgen05_n() attributes {target = "sm_100a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_n() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
   %a = tile.smem_alloc : !tile.smem<64x64xf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<136x64xf16, swizzle_128b>
@@ -588,7 +590,7 @@ tile.kernel @tcgen05_n() attributes {target = "sm_100a", warpgroups = 1 : i64, c
 
 // -----
 
-tile.kernel @tcgen05_columns() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_columns() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x64xf32>
   %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -598,7 +600,7 @@ tile.kernel @tcgen05_columns() attributes {target = "sm_100a", warpgroups = 1 : 
 
 // -----
 
-tile.kernel @commit_index() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @commit_index() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 1>
   // expected-error @below {{'tile.gemm_commit' op a barrier needs an index}}
   "tile.gemm_commit"(%b) <{cta_group = 1 : i64, operandSegmentSizes = array<i32: 1, 0>}> : (!tile.barrier<mma, 1>) -> ()
@@ -606,7 +608,7 @@ tile.kernel @commit_index() attributes {target = "sm_100a", warpgroups = 1 : i64
 
 // -----
 
-tile.kernel @commit_group() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @commit_group() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 1>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.gemm_commit' op cta_group must be 1 or 2, got 5}}
@@ -615,14 +617,14 @@ tile.kernel @commit_group() attributes {target = "sm_100a", warpgroups = 1 : i64
 
 // -----
 
-tile.kernel @commit_no_barrier_on_blackwell() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @commit_no_barrier_on_blackwell() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.gemm_commit' op on sm_100a a commit signals a barrier}}
   tile.gemm_commit
 }
 
 // -----
 
-tile.kernel @commit_barrier_on_hopper() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @commit_barrier_on_hopper() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 1>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.gemm_commit' op on sm_90a a commit closes a wgmma group and signals no barrier; arrive on the barrier after tile.gemm_wait}}
@@ -631,7 +633,7 @@ tile.kernel @commit_barrier_on_hopper() attributes {target = "sm_90a", warpgroup
 
 // -----
 
-tile.kernel @commit_mask() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @commit_mask() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 1>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.gemm_commit' op cta_mask needs cta_group 2}}
@@ -640,7 +642,7 @@ tile.kernel @commit_mask() attributes {target = "sm_100a", warpgroups = 1 : i64,
 
 // -----
 
-tile.kernel @tmem_load_layout() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tmem_load_layout() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.tmem_load' op tensor memory loads into a row_per_thread fragment, got wgmma_acc}}
@@ -649,7 +651,7 @@ tile.kernel @tmem_load_layout() attributes {target = "sm_100a", warpgroups = 1 :
 
 // -----
 
-tile.kernel @tmem_load_type() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tmem_load_type() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.tmem_load' op fragment element type 'i32' differs from tensor memory's 'f32'}}
@@ -658,7 +660,7 @@ tile.kernel @tmem_load_type() attributes {target = "sm_100a", warpgroups = 1 : i
 
 // -----
 
-tile.kernel @tmem_load_columns() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tmem_load_columns() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.tmem_load' op loads a power-of-two number of columns up to 128 that fits tensor memory, got 96}}
@@ -667,7 +669,7 @@ tile.kernel @tmem_load_columns() attributes {target = "sm_100a", warpgroups = 1 
 
 // -----
 
-tile.kernel @frag_cast() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @frag_cast() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
   // expected-error @below {{'tile.frag.cast' op changes only the element type; got '!tile.frag<64x64xf32, wgmma_acc>' -> '!tile.frag<64x128xbf16, wgmma_acc>'}}
   %h = tile.frag.cast %z : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x128xbf16, wgmma_acc>
@@ -675,7 +677,7 @@ tile.kernel @frag_cast() attributes {target = "sm_90a", warpgroups = 1 : i64, gr
 
 // -----
 
-tile.kernel @frag_rhs() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @frag_rhs() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
   %x = arith.constant 1 : i32
   // expected-error @below {{'tile.frag.elementwise' op right operand must be a fragment of type '!tile.frag<64x64xf32, wgmma_acc>' or a scalar of type 'f32', got 'i32'}}
@@ -684,7 +686,7 @@ tile.kernel @frag_rhs() attributes {target = "sm_90a", warpgroups = 1 : i64, gri
 
 // -----
 
-tile.kernel @frag_math_type() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @frag_math_type() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
   %x = arith.constant 1.0 : bf16
   // expected-error @below {{'tile.frag.elementwise' op epilogue math is done in f32, got 'bf16'}}
@@ -693,7 +695,7 @@ tile.kernel @frag_math_type() attributes {target = "sm_90a", warpgroups = 1 : i6
 
 // -----
 
-tile.kernel @frag_store_type() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @frag_store_type() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %d = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
   %c0 = arith.constant 0 : i32
@@ -703,7 +705,7 @@ tile.kernel @frag_store_type() attributes {target = "sm_90a", warpgroups = 1 : i
 
 // -----
 
-tile.kernel @frag_store_rank() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @frag_store_rank() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %d = tile.smem_alloc : !tile.smem<64xbf16, none>
   %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
   // expected-error @below {{'tile.frag.store' op destination must be a 2-D tile or a stack of them}}
@@ -712,7 +714,7 @@ tile.kernel @frag_store_rank() attributes {target = "sm_90a", warpgroups = 1 : i
 
 // -----
 
-tile.kernel @frag_store_indices() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @frag_store_indices() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %d = tile.smem_alloc : !tile.smem<2x64x64xbf16, swizzle_128b>
   %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
   %c0 = arith.constant 0 : i32
@@ -722,7 +724,7 @@ tile.kernel @frag_store_indices() attributes {target = "sm_90a", warpgroups = 1 
 
 // -----
 
-tile.kernel @frag_store_columns() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @frag_store_columns() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %d = tile.smem_alloc : !tile.smem<64x128xbf16, swizzle_128b>
   %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
   %c0 = arith.constant 0 : i32
@@ -732,7 +734,7 @@ tile.kernel @frag_store_columns() attributes {target = "sm_90a", warpgroups = 1 
 
 // -----
 
-tile.kernel @sched_block() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @sched_block() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c = arith.constant 64 : i32
   // expected-error @below {{'tile.sched.num_tiles' op block must be two positive sizes [m, n]}}
   %n = tile.sched.num_tiles %c, %c block [128]
@@ -740,7 +742,7 @@ tile.kernel @sched_block() attributes {target = "sm_90a", warpgroups = 1 : i64, 
 
 // -----
 
-tile.kernel @sched_group() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @sched_group() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c = arith.constant 64 : i32
   // expected-error @below {{'tile.sched.coords' op group must be positive, got 0}}
   %m, %n = tile.sched.coords %c, %c, %c block [128, 128] group 0
@@ -851,7 +853,7 @@ tile.kernel @sched_group() attributes {target = "sm_90a", warpgroups = 1 : i64, 
 // -----
 
 // Roles of one kernel partition its warps.
-tile.kernel @role_name_twice() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @role_name_twice() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-note @below {{the first declaration is here}}
   tile.role "r" warpgroups [0] {
   }
@@ -862,7 +864,7 @@ tile.kernel @role_name_twice() attributes {target = "sm_90a", warpgroups = 2 : i
 
 // -----
 
-tile.kernel @role_warp_overlap() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @role_warp_overlap() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-note @below {{'a' is declared here}}
   tile.role "a" warpgroups [0, 1] warps [0, 1] {
   }
@@ -873,7 +875,7 @@ tile.kernel @role_warp_overlap() attributes {target = "sm_90a", warpgroups = 2 :
 
 // -----
 
-tile.kernel @role_budget_conflict() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @role_budget_conflict() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-note @below {{'a' sets its budget here}}
   tile.role "a" warpgroups [0] warps [0] max_regs 40 {
   }
@@ -884,7 +886,7 @@ tile.kernel @role_budget_conflict() attributes {target = "sm_90a", warpgroups = 
 
 // -----
 
-tile.kernel @gemm_wait_pending() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @gemm_wait_pending() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
   // expected-error @below {{'tile.gemm_wait' op pending is 0 to 7 wgmma groups, got 8}}
   %w = tile.gemm_wait %z pending 8 : !tile.frag<64x64xf32, wgmma_acc>
@@ -892,7 +894,7 @@ tile.kernel @gemm_wait_pending() attributes {target = "sm_90a", warpgroups = 1 :
 
 // -----
 
-tile.kernel @bulk_wait_pending() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @bulk_wait_pending() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.bulk_wait' op pending is 0 to 63 copy groups, got 64}}
   tile.bulk_wait 64
 }
@@ -900,7 +902,7 @@ tile.kernel @bulk_wait_pending() attributes {target = "sm_90a", warpgroups = 1 :
 // -----
 
 // Constant indices stay inside the buffer they view.
-tile.kernel @copy_stage_out_of_range(%A: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @copy_stage_out_of_range(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<4x128x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 4>
   %c0 = arith.constant 0 : i32
@@ -911,7 +913,7 @@ tile.kernel @copy_stage_out_of_range(%A: !tile.global<?x?xbf16>) attributes {tar
 
 // -----
 
-tile.kernel @barrier_index_out_of_range() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @barrier_index_out_of_range() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<threads, 4>
   %c4 = arith.constant 4 : i32
   // expected-error @below {{'tile.barrier.arrive' op barrier index 4 is out of range for an array of 4 barriers}}
@@ -920,7 +922,7 @@ tile.kernel @barrier_index_out_of_range() attributes {target = "sm_90a", warpgro
 
 // -----
 
-tile.kernel @wait_index_out_of_range() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wait_index_out_of_range() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<threads, 2>
   %c0 = arith.constant 0 : i32
   %m1 = arith.constant -1 : i32
@@ -930,7 +932,7 @@ tile.kernel @wait_index_out_of_range() attributes {target = "sm_90a", warpgroups
 
 // -----
 
-tile.kernel @wgmma_rows_outside_tile() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_rows_outside_tile() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
@@ -942,7 +944,7 @@ tile.kernel @wgmma_rows_outside_tile() attributes {target = "sm_90a", warpgroups
 
 // -----
 
-tile.kernel @store_rows_outside_tile() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @store_rows_outside_tile() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %d = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
   %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
   %c96 = arith.constant 96 : i32
@@ -952,7 +954,7 @@ tile.kernel @store_rows_outside_tile() attributes {target = "sm_90a", warpgroups
 
 // -----
 
-tile.kernel @tmem_load_columns() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tmem_load_columns() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x128xf32>
   %c96 = arith.constant 96 : i32
   // expected-error @below {{'tile.tmem_load' op columns 96 to 159 are outside the tensor memory's 128 columns}}
@@ -961,7 +963,7 @@ tile.kernel @tmem_load_columns() attributes {target = "sm_100a", warpgroups = 1 
 
 // -----
 
-tile.kernel @tcgen05_acc_columns() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_acc_columns() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -972,7 +974,7 @@ tile.kernel @tcgen05_acc_columns() attributes {target = "sm_100a", warpgroups = 
 
 // -----
 
-tile.kernel @tcgen05_pair_needs_even_cluster() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_pair_needs_even_cluster() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %a = tile.smem_alloc : !tile.smem<64x64xf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -983,7 +985,7 @@ tile.kernel @tcgen05_pair_needs_even_cluster() attributes {target = "sm_100a", w
 // -----
 
 // An accumulator is read only after the MMAs into it are waited on.
-tile.kernel @read_in_flight_accumulator() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @read_in_flight_accumulator() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
   %c0 = arith.constant 0 : i32
@@ -995,7 +997,7 @@ tile.kernel @read_in_flight_accumulator() attributes {target = "sm_90a", warpgro
 
 // -----
 
-tile.kernel @read_in_flight_after_loop(%k: i32) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @read_in_flight_after_loop(%k: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
   %c0 = arith.constant 0 : i32
@@ -1013,7 +1015,7 @@ tile.kernel @read_in_flight_after_loop(%k: i32) attributes {target = "sm_90a", w
 
 // -----
 
-tile.kernel @read_unwaited_tmem_load() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @read_unwaited_tmem_load() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x128xf32>
   %d = tile.smem_alloc : !tile.smem<128x64xf32, swizzle_128b>
   %c0 = arith.constant 0 : i32

@@ -5,10 +5,10 @@
 // CHECK-LABEL: tile.kernel @hopper_ws_gemm
 // CHECK-SAME: (%{{.*}}: !tile.global<?x?xbf16>, %{{.*}}: !tile.global<?x?xbf16>, %{{.*}}: !tile.global<?x?xbf16>)
 // CHECK-SAME: grid = #tile.grid_policy<persistent>
-// CHECK-SAME: target = "sm_90a"
+// CHECK-SAME: target = #tile.target<sm_90a>
 tile.kernel @hopper_ws_gemm(%A: !tile.global<?x?xbf16>, %B: !tile.global<?x?xbf16>,
                             %D: !tile.global<?x?xbf16>)
-    attributes {target = "sm_90a", warpgroups = 3 : i64,
+    attributes {target = #tile.target<sm_90a>, warpgroups = 3 : i64,
                 grid = #tile.grid_policy<persistent>} {
   // CHECK: %[[A_S:.*]] = tile.smem_alloc : !tile.smem<4x128x64xbf16, swizzle_128b>
   %a = tile.smem_alloc : !tile.smem<4x128x64xbf16, swizzle_128b>
@@ -131,7 +131,7 @@ tile.kernel @hopper_ws_gemm(%A: !tile.global<?x?xbf16>, %B: !tile.global<?x?xbf1
 // CHECK-LABEL: tile.kernel @blackwell_pieces
 // CHECK-SAME: cluster = array<i64: 2, 1, 1>
 tile.kernel @blackwell_pieces(%A: !tile.global<4096x4096xf16>, %B: !tile.global<4096x4096xf16>)
-    attributes {target = "sm_100a", warpgroups = 2 : i64, cluster = array<i64: 2, 1, 1>,
+    attributes {target = #tile.target<sm_100a>, warpgroups = 2 : i64, cluster = array<i64: 2, 1, 1>,
                 grid = #tile.grid_policy<fixed>,
                 grid_axes = [#tile.grid_axis<ceildiv(arg 1, dim 0, 128)>, #tile.grid_axis<32>, #tile.grid_axis<1>]} {
   // CHECK: grid_axes = [#tile.grid_axis<ceildiv(arg 1, dim 0, 128)>, #tile.grid_axis<32>, #tile.grid_axis<1>]

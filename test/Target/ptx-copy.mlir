@@ -23,7 +23,7 @@
 // CHECK: cp.async.bulk.commit_group;
 // CHECK: cp.async.bulk.wait_group 0;
 tile.kernel @tma_copy(%X: !tile.global<?x?xbf16>, %Y: !tile.global<?x?xbf16>)
-    attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>,
+    attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>,
       grid_axes = [#tile.grid_axis<ceildiv(arg 0, dim 1, 64)>, #tile.grid_axis<ceildiv(arg 0, dim 0, 128)>, #tile.grid_axis<1>]} {
   %buf = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
   %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>

@@ -10,7 +10,7 @@
 // CHECK: tile.smem_alloc {offset = 32768 : i64} : !tile.smem<8x32xf32, swizzle_64b>
 // CHECK: tile.barrier_alloc arrivals 1 {offset = 41984 : i64} : !tile.barrier<tma, 2>
 // CHECK: tile.barrier_alloc arrivals 128 {offset = 42000 : i64} : !tile.barrier<threads, 1>
-tile.kernel @pool() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @pool() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %plain = tile.smem_alloc : !tile.smem<64x64xbf16, none>
   %a = tile.smem_alloc : !tile.smem<2x128x64xbf16, swizzle_128b>
   %small = tile.smem_alloc : !tile.smem<8x32xf32, swizzle_64b>
@@ -24,7 +24,7 @@ tile.kernel @pool() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = 
 // CHECK-LABEL: tile.kernel @tmem_slot
 // CHECK-SAME: smem_bytes = 16
 // CHECK: tile.tmem_alloc {offset = 8 : i64} : !tile.tmem<128x256xf32>
-tile.kernel @tmem_slot() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tmem_slot() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %bar = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 1>
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
 }
@@ -32,7 +32,7 @@ tile.kernel @tmem_slot() attributes {target = "sm_100a", warpgroups = 1 : i64, g
 // -----
 
 // expected-error @below {{'tile.kernel' op needs 262152 bytes of shared memory, over the 232448 a CTA may use on sm_90a; use fewer pipeline stages or smaller tiles}}
-tile.kernel @too_big() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @too_big() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-note @below {{131072 bytes here}}
   %a = tile.smem_alloc : !tile.smem<4x128x128xbf16, swizzle_128b>
   // expected-note @below {{131072 bytes here}}

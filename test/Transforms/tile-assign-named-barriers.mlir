@@ -6,7 +6,7 @@
 // CHECK: tile.sync warpgroup {barrier_id = 1 : i64}
 // CHECK: tile.sync cta{{$}}
 // CHECK: tile.sync warpgroup {barrier_id = 1 : i64}
-tile.kernel @ids() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @ids() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   tile.role "a" warpgroups [0] {
     tile.sync warpgroup
   }

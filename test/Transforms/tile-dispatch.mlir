@@ -9,7 +9,7 @@
 // CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<tma>, tensormap = #tile.tensormap<arg = 1, box = [64, 64], swizzle = swizzle_128b>}
 // CHECK: tile.gemm_async {{.*}} {dispatch = #tile.gemm_dispatch<wgmma>}
 tile.kernel @maps(%A: !tile.global<?x64xbf16>, %D: !tile.global<128x?xbf16>, %alpha: f32)
-    attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+    attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<2x128x64xbf16, swizzle_128b>
   %d = tile.smem_alloc : !tile.smem<64x128xbf16, swizzle_128b>
   %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 2>
@@ -29,7 +29,7 @@ tile.kernel @maps(%A: !tile.global<?x64xbf16>, %D: !tile.global<128x?xbf16>, %al
 // tcgen05 for a tensor-memory accumulator.
 // CHECK-LABEL: tile.kernel @tcgen05
 // CHECK: tile.gemm_async {{.*}} {dispatch = #tile.gemm_dispatch<tcgen05>}
-tile.kernel @tcgen05() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<256x64xf16, swizzle_128b>
@@ -41,7 +41,7 @@ tile.kernel @tcgen05() attributes {target = "sm_100a", warpgroups = 1 : i64, gri
 
 // -----
 
-tile.kernel @rows_not_16_bytes(%X: !tile.global<?x100xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @rows_not_16_bytes(%X: !tile.global<?x100xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -53,7 +53,7 @@ tile.kernel @rows_not_16_bytes(%X: !tile.global<?x100xbf16>) attributes {target 
 
 // -----
 
-tile.kernel @two_cta_on_hopper(%X: !tile.global<?x?xbf16>) attributes {target = "sm_90a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+tile.kernel @two_cta_on_hopper(%X: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32

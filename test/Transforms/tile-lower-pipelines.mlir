@@ -20,7 +20,7 @@
 // CHECK: %[[PLAIN:.*]] = arith.addi %[[PS]], %{{.*}} : i32
 // CHECK: %[[ADV:.*]] = arith.select %[[WRAP]], %[[WRAPPED]], %[[PLAIN]] : i32
 // CHECK: scf.yield %[[ADV]] : i32
-tile.kernel @ring() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @ring() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c8 = arith.constant 8 : i32
@@ -42,7 +42,7 @@ tile.kernel @ring() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = 
 // CHECK: %[[BIT:.*]] = arith.constant -2147483648 : i32
 // CHECK: %[[N:.*]] = arith.xori %[[PS]], %[[BIT]] : i32
 // CHECK: scf.yield %[[N]] : i32
-tile.kernel @single() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @single() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c8 = arith.constant 8 : i32

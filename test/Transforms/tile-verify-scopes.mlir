@@ -1,7 +1,7 @@
 // RUN: tile-opt %s --tile-verify-scopes --split-input-file --verify-diagnostics
 // Each case puts an op where its scope cannot issue it.
 
-tile.kernel @cta_sync_in_role() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @cta_sync_in_role() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   tile.role "producer" warpgroups [1] warps [0] single_thread {
     // expected-error @below {{'tile.sync' op a cta-wide sync inside role 'producer' deadlocks: the other roles never reach it; use tile.sync warpgroup}}
     tile.sync cta
@@ -10,7 +10,7 @@ tile.kernel @cta_sync_in_role() attributes {target = "sm_90a", warpgroups = 2 : 
 
 // -----
 
-tile.kernel @cluster_sync_in_single_thread() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @cluster_sync_in_single_thread() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   tile.single_thread cta {
     // expected-error @below {{'tile.sync' op a cluster-wide sync inside a tile.single_thread block deadlocks: the other threads never reach it}}
     tile.sync cluster
@@ -19,7 +19,7 @@ tile.kernel @cluster_sync_in_single_thread() attributes {target = "sm_90a", warp
 
 // -----
 
-tile.kernel @tma_from_warpgroup(%A: !tile.global<128x64xbf16>) attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tma_from_warpgroup(%A: !tile.global<128x64xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
   %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
@@ -31,14 +31,14 @@ tile.kernel @tma_from_warpgroup(%A: !tile.global<128x64xbf16>) attributes {targe
 
 // -----
 
-tile.kernel @bulk_commit_at_top() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @bulk_commit_at_top() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.bulk_commit' op a bulk-copy commit is issued by one thread, but this op runs at the kernel's top level; put it in a single_thread role or a tile.single_thread block}}
   tile.bulk_commit
 }
 
 // -----
 
-tile.kernel @wgmma_on_one_warp() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_on_one_warp() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
@@ -51,7 +51,7 @@ tile.kernel @wgmma_on_one_warp() attributes {target = "sm_90a", warpgroups = 2 :
 
 // -----
 
-tile.kernel @wgmma_commit_in_single_thread() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_commit_in_single_thread() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   tile.single_thread warpgroup {
     // expected-error @below {{'tile.gemm_commit' op wgmma.commit_group needs all 128 threads of a warpgroup, but this op runs inside a tile.single_thread block}}
     tile.gemm_commit
@@ -60,7 +60,7 @@ tile.kernel @wgmma_commit_in_single_thread() attributes {target = "sm_90a", warp
 
 // -----
 
-tile.kernel @wgmma_wait_in_single_thread_role() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_wait_in_single_thread_role() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   tile.role "math" warpgroups [0] single_thread {
     %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
     // expected-error @below {{'tile.gemm_wait' op wgmma.wait_group needs all 128 threads of a warpgroup, but this op runs in single-thread role 'math'}}
@@ -70,7 +70,7 @@ tile.kernel @wgmma_wait_in_single_thread_role() attributes {target = "sm_90a", w
 
 // -----
 
-tile.kernel @tcgen05_by_warpgroup() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_by_warpgroup() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %a = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<128x64xf16, swizzle_128b>
@@ -81,7 +81,7 @@ tile.kernel @tcgen05_by_warpgroup() attributes {target = "sm_100a", warpgroups =
 
 // -----
 
-tile.kernel @tcgen05_commit_by_warpgroup() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tcgen05_commit_by_warpgroup() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %bar = tile.barrier_alloc arrivals 1 : !tile.barrier<mma, 1>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.gemm_commit' op tcgen05.commit is issued by one thread, but this op runs at the kernel's top level; put it in a single_thread role or a tile.single_thread block}}
@@ -90,7 +90,7 @@ tile.kernel @tcgen05_commit_by_warpgroup() attributes {target = "sm_100a", warpg
 
 // -----
 
-tile.kernel @tmem_load_by_one_thread() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tmem_load_by_one_thread() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
   %c0 = arith.constant 0 : i32
   tile.single_thread warp {
@@ -101,7 +101,7 @@ tile.kernel @tmem_load_by_one_thread() attributes {target = "sm_100a", warpgroup
 
 // -----
 
-tile.kernel @warpgroup_sync_on_one_warp() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @warpgroup_sync_on_one_warp() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   tile.role "epilogue" warpgroups [0] warps [0, 1] {
     // expected-error @below {{'tile.sync' op a warpgroup sync needs all 128 threads of a warpgroup, but this op runs in role 'epilogue', which runs on 2 of 4 warps}}
     tile.sync warpgroup
@@ -110,7 +110,7 @@ tile.kernel @warpgroup_sync_on_one_warp() attributes {target = "sm_90a", warpgro
 
 // -----
 
-tile.kernel @role_in_single_thread() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @role_in_single_thread() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   tile.single_thread cta {
     // expected-error @below {{'tile.role' op expects parent op 'tile.kernel'}}
     tile.role "r" warpgroups [0] {

@@ -26,7 +26,7 @@
 // CHECK-NEXT: scf.if %[[E]] {
 // CHECK-NEXT: "producer.body"() : () -> ()
 // CHECK-NOT: tile.role
-tile.kernel @two_roles() attributes {target = "sm_90a", warpgroups = 3 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @two_roles() attributes {target = #tile.target<sm_90a>, warpgroups = 3 : i64, grid = #tile.grid_policy<persistent>} {
   tile.role "producer" warpgroups [2] warps [3] single_thread max_regs 40 {
     "producer.body"() : () -> ()
   }
@@ -42,7 +42,7 @@ tile.kernel @two_roles() attributes {target = "sm_90a", warpgroups = 3 : i64, gr
 // Without budgets no setmaxnreg; the starting allocation is left alone.
 // CHECK-LABEL: tile.kernel @no_budget
 // CHECK-NOT: nvvm.setmaxregister
-tile.kernel @no_budget() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @no_budget() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   tile.role "a" warpgroups [0] {
     "a.body"() : () -> ()
   }
@@ -66,7 +66,7 @@ tile.kernel @no_budget() attributes {target = "sm_90a", warpgroups = 2 : i64, gr
 // CHECK: %[[E:.*]] = nvvm.elect.sync -> i1
 // CHECK: scf.if %[[E]] {
 // CHECK-NEXT: "warp.body"
-tile.kernel @single_threads() attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @single_threads() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   tile.single_thread warpgroup {
     "wg.body"() : () -> ()
   }
@@ -89,14 +89,14 @@ tile.kernel @single_threads() attributes {target = "sm_90a", warpgroups = 1 : i6
 // CHECK: "use"(%[[ADDR]])
 // CHECK: tile.sync cluster
 // CHECK-NEXT: tile.tmem_dealloc %[[ADDR]]
-tile.kernel @tmem() attributes {target = "sm_100a", warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+tile.kernel @tmem() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
   %t = tile.tmem_alloc cta_group 2 : !tile.tmem<128x512xf32>
   "use"(%t) : (!tile.tmem<128x512xf32>) -> ()
 }
 
 // -----
 
-tile.kernel @too_many_registers() attributes {target = "sm_90a", warpgroups = 3 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @too_many_registers() attributes {target = #tile.target<sm_90a>, warpgroups = 3 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.role' op register budgets need 98304 registers per CTA, over the 65536 of an SM}}
   tile.role "a" warpgroups [0, 1, 2] max_regs 256 {
   }
@@ -104,7 +104,7 @@ tile.kernel @too_many_registers() attributes {target = "sm_90a", warpgroups = 3 
 
 // -----
 
-tile.kernel @side_effect_between_roles() attributes {target = "sm_90a", warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @side_effect_between_roles() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-note @below {{first role here}}
   tile.role "a" warpgroups [0] {
   }
@@ -116,7 +116,7 @@ tile.kernel @side_effect_between_roles() attributes {target = "sm_90a", warpgrou
 
 // -----
 
-tile.kernel @two_tmem_allocs() attributes {target = "sm_100a", warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @two_tmem_allocs() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %t0 = tile.tmem_alloc : !tile.tmem<128x256xf32>
   // expected-error @below {{'tile.tmem_alloc' op a kernel allocates tensor memory once; use column offsets into one allocation}}
   %t1 = tile.tmem_alloc : !tile.tmem<128x256xf32>

@@ -1,5 +1,5 @@
 tile.kernel @gemm_rung1(%A: !tile.global<?x?xbf16>, %B: !tile.global<?x?xbf16>, %D: !tile.global<?x?xbf16>)
-    attributes {target = "sm_90a", warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>,
+    attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>,
       grid_axes = [#tile.grid_axis<ceildiv(arg 1, dim 0, 128)>, #tile.grid_axis<ceildiv(arg 0, dim 0, 128)>, #tile.grid_axis<1>]} {
   %a = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
