@@ -84,19 +84,22 @@ int64_t mlir::tile::getElementBytes(Type type) {
   return 0;
 }
 
-int64_t mlir::tile::getSwizzleBytes(Swizzle swizzle) {
-  switch (swizzle) {
-  case Swizzle::none:
-    return 0;
-  case Swizzle::swizzle_32b:
-    return 32;
-  case Swizzle::swizzle_64b:
-    return 64;
-  case Swizzle::swizzle_128b:
-    return 128;
-  }
-  llvm_unreachable("unknown swizzle");
+tilec::vocab::Swizzle mlir::tile::toVocabSwizzle(Swizzle swizzle) {
+  return static_cast<tilec::vocab::Swizzle>(swizzle);
 }
+
+int64_t mlir::tile::getSwizzleBytes(Swizzle swizzle) {
+  return tilec::vocab::swizzleBytes(toVocabSwizzle(swizzle));
+}
+
+static_assert(static_cast<unsigned>(Swizzle::swizzle_32b) ==
+                      tilec::vocab::swizzleBytes(tilec::vocab::Swizzle::B32) &&
+                  static_cast<unsigned>(Swizzle::swizzle_64b) ==
+                      tilec::vocab::swizzleBytes(tilec::vocab::Swizzle::B64) &&
+                  static_cast<unsigned>(Swizzle::swizzle_128b) ==
+                      tilec::vocab::swizzleBytes(tilec::vocab::Swizzle::B128) &&
+                  static_cast<unsigned>(Swizzle::none) == 0,
+              "the dialect's swizzles follow the vocabulary's");
 
 std::string mlir::tile::getElementTypeName(Type type) {
   if (isa<Float8E4M3FNType>(type))

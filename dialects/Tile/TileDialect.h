@@ -39,6 +39,9 @@ int64_t getElementBytes(Type type);
 /// The swizzle span in bytes (0 for none).
 int64_t getSwizzleBytes(Swizzle swizzle);
 
+/// The same mode in the vocabulary shared with lib/Support and the runtime.
+tilec::vocab::Swizzle toVocabSwizzle(Swizzle swizzle);
+
 /// Short name of an element type as users write it (bf16, f16, f32, e4m3...).
 std::string getElementTypeName(Type type);
 

@@ -18,11 +18,12 @@ def Tile_TargetAttr : EnumAttr<Tile_Dialect, Tile_Target, "target"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+// The values are the span in bytes, as tilec::vocab::Swizzle's.
 def Tile_Swizzle : I32EnumAttr<"Swizzle", "shared-memory swizzle mode", [
     I32EnumAttrCase<"none", 0>,
-    I32EnumAttrCase<"swizzle_32b", 1>,
-    I32EnumAttrCase<"swizzle_64b", 2>,
-    I32EnumAttrCase<"swizzle_128b", 3>]> {
+    I32EnumAttrCase<"swizzle_32b", 32>,
+    I32EnumAttrCase<"swizzle_64b", 64>,
+    I32EnumAttrCase<"swizzle_128b", 128>]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }

@@ -9,39 +9,17 @@
 namespace tilec {
 
 namespace {
-/// The B of CUTLASS Swizzle<B,4,3>: number of row bits XORed into the chunk.
+/// The B of CUTLASS Swizzle<B,4,3>: number of row bits XORed into the chunk
+/// (1, 2, 3 for spans of 32, 64, 128 bytes).
 uint32_t swizzleBits(Swizzle S) {
-  switch (S) {
-  case Swizzle::None:
-    return 0;
-  case Swizzle::B32:
-    return 1;
-  case Swizzle::B64:
-    return 2;
-  case Swizzle::B128:
-    return 3;
-  }
-  return 0;
+  uint32_t Bits = 0;
+  for (uint32_t Span = vocab::swizzleBytes(S); Span > 16; Span /= 2)
+    ++Bits;
+  return Bits;
 }
 } // namespace
 
-const char *swizzleName(Swizzle S) {
-  switch (S) {
-  case Swizzle::None:
-    return "none";
-  case Swizzle::B32:
-    return "32B";
-  case Swizzle::B64:
-    return "64B";
-  case Swizzle::B128:
-    return "128B";
-  }
-  return "invalid";
-}
-
-uint32_t swizzleSpanBytes(Swizzle S) {
-  return S == Swizzle::None ? 0 : 16u << swizzleBits(S);
-}
+uint32_t swizzleSpanBytes(Swizzle S) { return vocab::swizzleBytes(S); }
 
 uint32_t swizzleRepeatBytes(Swizzle S) { return 8 * swizzleSpanBytes(S); }
 
@@ -96,7 +74,7 @@ Outcome<SmemTileLayout> makeSmemTileLayout(uint32_t Rows, uint32_t Cols,
     if (RowBytes % Span != 0)
       return Result::failure(formatMessage(
           "tile rows of ", RowBytes, " bytes are not a multiple of the ",
-          swizzleName(S), " swizzle span (", Span, " bytes)"));
+          vocab::toString(S), " swizzle span (", Span, " bytes)"));
     if (Rows % 8 != 0)
       return Result::failure(formatMessage(
           "swizzled tile needs a multiple of 8 rows, got ", Rows));

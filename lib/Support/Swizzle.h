@@ -35,16 +35,16 @@
 
 #include "lib/Support/Outcome.h"
 
+#include "tilec/Vocabulary.h"
+
 #include <cstdint>
 
 namespace tilec {
 
-/// Shared-memory swizzle modes shared by TMA and the MMA descriptors.
-enum class Swizzle : uint8_t { None, B32, B64, B128 };
-
-/// Returns "none", "32B", "64B" or "128B".
-/// Why: error messages and docs name modes the way PTX and CUDA do.
-const char *swizzleName(Swizzle S);
+/// Shared-memory swizzle modes shared by TMA and the MMA descriptors: the
+/// vocabulary's (runtime/include/tilec/Vocabulary.h), one enum for the
+/// compiler, the bundle and the runtime; vocab::toString names them.
+using Swizzle = vocab::Swizzle;
 
 /// Bytes of the row segment inside which 16-byte chunks are permuted:
 /// 0, 32, 64 or 128. Why: a TMA box's inner dimension may not exceed it.

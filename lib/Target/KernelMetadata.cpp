@@ -68,9 +68,7 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
       for (int64_t d : map.getBox())
         p.tensorMap.box.push_back(d);
       p.tensorMap.elementStrides.assign(p.tensorMap.box.size(), 1);
-      // The dialect's swizzle enum and the vocabulary's name the same modes.
-      p.tensorMap.swizzle =
-          *vocab::swizzleFromBytes(tile::getSwizzleBytes(map.getSwizzle()));
+      p.tensorMap.swizzle = tile::toVocabSwizzle(map.getSwizzle());
       // Promoting 128-byte lines into L2 suits tile loads (CUTLASS's choice).
       p.tensorMap.l2Promotion = bundle::L2Promotion::B128;
     } else if (auto dim = dyn_cast<tile::DimParamAttr>(attr)) {

@@ -5,20 +5,6 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-tilec::Swizzle mlir::tile::toSupportSwizzle(Swizzle swizzle) {
-  switch (swizzle) {
-  case Swizzle::none:
-    return tilec::Swizzle::None;
-  case Swizzle::swizzle_32b:
-    return tilec::Swizzle::B32;
-  case Swizzle::swizzle_64b:
-    return tilec::Swizzle::B64;
-  case Swizzle::swizzle_128b:
-    return tilec::Swizzle::B128;
-  }
-  llvm_unreachable("unknown swizzle");
-}
-
 std::optional<tilec::ElemType> mlir::tile::toElemType(Type type) {
   if (type.isF16())
     return tilec::ElemType::F16;
@@ -37,7 +23,7 @@ tilec::Outcome<tilec::SmemTileLayout> mlir::tile::getTileLayout(SmemType type) {
   ArrayRef<int64_t> shape = type.getShape();
   int64_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1;
   return tilec::makeSmemTileLayout(rows, shape.back(), type.getElementBytes(),
-                                   toSupportSwizzle(type.getSwizzle()),
+                                   toVocabSwizzle(type.getSwizzle()),
                                    tilec::NoSwizzleLayout::RowMajor);
 }
 

@@ -9,9 +9,6 @@
 
 namespace mlir::tile {
 
-/// The TileSupport swizzle of a dialect swizzle.
-tilec::Swizzle toSupportSwizzle(Swizzle swizzle);
-
 /// The MMA element type of `type`, if it is one.
 std::optional<tilec::ElemType> toElemType(Type type);
 

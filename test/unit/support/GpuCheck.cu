@@ -222,7 +222,7 @@ static void wgmmaCase(Swizzle S, MmaMajor MajorB) {
     }
   printf("wgmma swizzle=%s B=%s descA=0x%016llx descB=0x%016llx incB=[%u %u %u "
          "%u]: %s (%d bad)\n",
-         swizzleName(S), MajorB == MmaMajor::K ? "k-major" : "mn-major",
+         vocab::toString(S).data(), MajorB == MmaMajor::K ? "k-major" : "mn-major",
          (unsigned long long)*DA, (unsigned long long)*DB, Inc.B[0], Inc.B[1],
          Inc.B[2], Inc.B[3], Bad ? "FAIL" : "ok", Bad);
   Failures += Bad != 0;
@@ -289,7 +289,7 @@ static void tmaCase(uint32_t Rows, uint32_t Cols, uint32_t ElemBytes, Swizzle S,
       if (Out[physicalByteOffset(*L, Rr, Cb)] != G[Rr * RowBytes + Cb])
         ++Bad;
   printf("tma %ux%u x%uB swizzle=%s box=%ux%u boxes=%zu: %s (%d bad bytes)\n",
-         Rows, Cols, ElemBytes, swizzleName(S), P->BoxCols, P->BoxRows,
+         Rows, Cols, ElemBytes, vocab::toString(S).data(), P->BoxCols, P->BoxRows,
          P->Boxes.size(), Bad ? "FAIL" : "ok", Bad);
   Failures += Bad != 0;
   cudaFree(GG);

@@ -38,7 +38,7 @@ TEST(SwizzleTest, ModeConstants) {
   EXPECT_EQ(swizzleAlignmentBytes(Swizzle::B128), 1024u);
   EXPECT_EQ(swizzleAtomBytes(Swizzle::None), 16u);
   EXPECT_EQ(swizzleAtomBytes(Swizzle::B128), 128u);
-  EXPECT_STREQ(swizzleName(Swizzle::B64), "64B");
+  EXPECT_EQ(vocab::toString(Swizzle::B64), "64B");
 }
 
 // 128B = Swizzle<3,4,3>: chunk bits [4,7) ^= row bits [7,10).
@@ -89,14 +89,14 @@ TEST(SwizzleTest, BijectionOnRepeatBlock) {
     std::set<uint32_t> Seen;
     for (uint32_t Offset = 0; Offset < Repeat; ++Offset) {
       uint32_t Swizzled = swizzleByteOffset(S, Offset);
-      EXPECT_LT(Swizzled, Repeat) << swizzleName(S);
-      EXPECT_EQ(Swizzled / Span, Offset / Span) << swizzleName(S);
-      EXPECT_EQ(Swizzled % 16, Offset % 16) << swizzleName(S);
+      EXPECT_LT(Swizzled, Repeat) << vocab::toString(S);
+      EXPECT_EQ(Swizzled / Span, Offset / Span) << vocab::toString(S);
+      EXPECT_EQ(Swizzled % 16, Offset % 16) << vocab::toString(S);
       Seen.insert(Swizzled);
       // The next repeat block sees the same pattern.
       EXPECT_EQ(swizzleByteOffset(S, Offset + Repeat), Swizzled + Repeat);
     }
-    EXPECT_EQ(Seen.size(), Repeat) << swizzleName(S);
+    EXPECT_EQ(Seen.size(), Repeat) << vocab::toString(S);
   }
 }
 
