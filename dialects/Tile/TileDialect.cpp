@@ -101,32 +101,70 @@ static_assert(static_cast<unsigned>(Swizzle::swizzle_32b) ==
                   static_cast<unsigned>(Swizzle::none) == 0,
               "the dialect's swizzles follow the vocabulary's");
 
+Type mlir::tile::getMlirElementType(MLIRContext *context,
+                                    tilec::vocab::ElementType type) {
+  using tilec::vocab::ElementType;
+  switch (type) {
+  case ElementType::F16:
+    return Float16Type::get(context);
+  case ElementType::BF16:
+    return BFloat16Type::get(context);
+  case ElementType::F32:
+    return Float32Type::get(context);
+  case ElementType::F64:
+    return Float64Type::get(context);
+  case ElementType::TF32:
+    return FloatTF32Type::get(context);
+  case ElementType::E4M3:
+    return Float8E4M3FNType::get(context);
+  case ElementType::E5M2:
+    return Float8E5M2Type::get(context);
+  case ElementType::E8M0:
+    return Float8E8M0FNUType::get(context);
+  default:
+    break;
+  }
+  // Integers: signless for the signed types (MLIR's arith convention),
+  // unsigned for the unsigned ones.
+  unsigned bits = 8 * tilec::vocab::byteSize(type);
+  return IntegerType::get(context, bits,
+                          tilec::vocab::isUnsignedInteger(type)
+                              ? IntegerType::Unsigned
+                              : IntegerType::Signless);
+}
+
+std::optional<tilec::vocab::ElementType>
+mlir::tile::getVocabElementType(Type type) {
+  for (const tilec::vocab::ElementTypeInfo &info : tilec::vocab::kElementTypes)
+    if (getMlirElementType(type.getContext(), info.type) == type)
+      return info.type;
+  return std::nullopt;
+}
+
 std::string mlir::tile::getElementTypeName(Type type) {
-  if (isa<Float8E4M3FNType>(type))
-    return "e4m3";
-  if (isa<Float8E5M2Type>(type))
-    return "e5m2";
+  if (auto vocabType = getVocabElementType(type))
+    return std::string(tilec::vocab::toString(*vocabType));
   std::string result;
   llvm::raw_string_ostream os(result);
   type.print(os);
   return result;
 }
 
-/// Element types a tile buffer may hold.
-static bool isSupportedElementType(Type type) {
-  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
-         isa<Float8E4M3FNType, Float8E5M2Type>(type) ||
-         type.isSignlessInteger(8) || type.isSignlessInteger(16) ||
-         type.isSignlessInteger(32) || type.isSignlessInteger(64) ||
-         type.isUnsignedInteger(8) || type.isUnsignedInteger(32);
-}
-
-static LogicalResult verifyElementType(function_ref<InFlightDiagnostic()> emitError,
-                                       Type elementType) {
-  if (!isSupportedElementType(elementType))
+static LogicalResult
+verifyElementType(function_ref<InFlightDiagnostic()> emitError,
+                  Type elementType) {
+  if (!getVocabElementType(elementType)) {
+    std::string expected;
+    llvm::raw_string_ostream os(expected);
+    llvm::interleave(
+        tilec::vocab::kElementTypes, os,
+        [&](const tilec::vocab::ElementTypeInfo &info) {
+          getMlirElementType(elementType.getContext(), info.type).print(os);
+        },
+        ", ");
     return emitError() << "unsupported element type " << elementType
-                       << " (expected f16, bf16, f32, f64, f8E4M3FN, f8E5M2 "
-                          "or an 8/16/32/64-bit integer)";
+                       << " (expected " << expected << ")";
+  }
   return success();
 }
 
@@ -226,8 +264,7 @@ LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tensor memory has 1 to 512 columns, got "
                        << shape[1];
   if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() != 32)
-    return emitError() << "tensor-memory cells are 32-bit, got "
-                       << elementType;
+    return emitError() << "tensor-memory cells are 32-bit, got " << elementType;
   return success();
 }
 

@@ -45,6 +45,12 @@ tilec::vocab::Swizzle toVocabSwizzle(Swizzle swizzle);
 /// Short name of an element type as users write it (bf16, f16, f32, e4m3...).
 std::string getElementTypeName(Type type);
 
+/// The MLIR type of a vocabulary element type (u32 is an unsigned integer,
+/// i32 a signless one) and back: the one table between MLIR types and the
+/// element types the DSL, the bundle and the runtime name.
+Type getMlirElementType(MLIRContext *context, tilec::vocab::ElementType type);
+std::optional<tilec::vocab::ElementType> getVocabElementType(Type type);
+
 } // namespace mlir::tile
 
 #endif // TILEC_DIALECTS_TILE_TILEDIALECT_H

@@ -26,37 +26,11 @@ using namespace mlir;
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct DTypeName {
-  llvm::StringRef name;
-  Type (*get)(MLIRContext *context);
-};
 struct IdentityName {
   llvm::StringRef name;
   tile::IdKind kind;
 };
 } // namespace
-
-/// The element types by name, in the order did-you-mean considers them.
-static const DTypeName kDTypes[] = {
-    {"f16", [](MLIRContext *c) -> Type { return Float16Type::get(c); }},
-    {"bf16", [](MLIRContext *c) -> Type { return BFloat16Type::get(c); }},
-    {"f32", [](MLIRContext *c) -> Type { return Float32Type::get(c); }},
-    {"f64", [](MLIRContext *c) -> Type { return Float64Type::get(c); }},
-    {"e4m3", [](MLIRContext *c) -> Type { return Float8E4M3FNType::get(c); }},
-    {"e5m2", [](MLIRContext *c) -> Type { return Float8E5M2Type::get(c); }},
-    {"i8", [](MLIRContext *c) -> Type { return IntegerType::get(c, 8); }},
-    {"i16", [](MLIRContext *c) -> Type { return IntegerType::get(c, 16); }},
-    {"i32", [](MLIRContext *c) -> Type { return IntegerType::get(c, 32); }},
-    {"i64", [](MLIRContext *c) -> Type { return IntegerType::get(c, 64); }},
-    {"u8",
-     [](MLIRContext *c) -> Type {
-       return IntegerType::get(c, 8, IntegerType::Unsigned);
-     }},
-    {"u32",
-     [](MLIRContext *c) -> Type {
-       return IntegerType::get(c, 32, IntegerType::Unsigned);
-     }},
-};
 
 /// The thread and CTA identities a kernel body may read.
 static const IdentityName kIdentities[] = {
@@ -75,10 +49,17 @@ static const IdentityName kIdentities[] = {
     {"cta_z", tile::IdKind::cta_z},
 };
 
+/// The element types by name (the shared vocabulary's spellings), in the
+/// order did-you-mean considers them.
+static llvm::StringRef dtypeName(const tilec::vocab::ElementTypeInfo &info) {
+  std::string_view name = tilec::vocab::toString(info.type);
+  return llvm::StringRef(name.data(), name.size());
+}
+
 Type Emitter::lookupDType(llvm::StringRef name) {
-  for (const DTypeName &dtype : kDTypes)
-    if (dtype.name == name)
-      return dtype.get(&context);
+  if (auto type = tilec::vocab::parseElementType(
+          std::string_view(name.data(), name.size())))
+    return tile::getMlirElementType(&context, *type);
   return Type();
 }
 
@@ -98,8 +79,8 @@ std::vector<llvm::StringRef> Emitter::visibleNames() {
   if (inKernelBody())
     for (const IdentityName &identity : kIdentities)
       names.push_back(identity.name);
-  for (const DTypeName &dtype : kDTypes)
-    names.push_back(dtype.name);
+  for (const tilec::vocab::ElementTypeInfo &info : tilec::vocab::kElementTypes)
+    names.push_back(dtypeName(info));
   return names;
 }
 

@@ -9,34 +9,6 @@
 using namespace mlir;
 using namespace tilec;
 
-static std::optional<bundle::DType> toDType(Type type) {
-  if (type.isF16())
-    return bundle::DType::F16;
-  if (type.isBF16())
-    return bundle::DType::BF16;
-  if (type.isF32())
-    return bundle::DType::F32;
-  if (type.isF64())
-    return bundle::DType::F64;
-  if (isa<Float8E4M3FNType>(type))
-    return bundle::DType::E4M3;
-  if (isa<Float8E5M2Type>(type))
-    return bundle::DType::E5M2;
-  if (type.isUnsignedInteger(8))
-    return bundle::DType::U8;
-  if (type.isUnsignedInteger(32))
-    return bundle::DType::U32;
-  if (type.isInteger(8))
-    return bundle::DType::I8;
-  if (type.isInteger(16))
-    return bundle::DType::I16;
-  if (type.isInteger(32))
-    return bundle::DType::I32;
-  if (type.isInteger(64))
-    return bundle::DType::I64;
-  return std::nullopt;
-}
-
 /// The bundle's description of a kernel from its typed ABI.
 static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
                                 bundle::Kernel &k) {
@@ -53,7 +25,7 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
     } else {
       arg.kind = bundle::Argument::Kind::Scalar;
     }
-    auto dtype = toDType(type);
+    std::optional<bundle::DType> dtype = tile::getVocabElementType(type);
     if (!dtype)
       return func.emitError("argument ")
              << i << " has type " << type << ", which a bundle cannot describe";

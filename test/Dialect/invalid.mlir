@@ -762,7 +762,7 @@ tile.kernel @sched_group() attributes {target = #tile.target<sm_90a>, warpgroups
 
 // -----
 
-// expected-error @below {{unsupported element type 'index' (expected f16, bf16, f32, f64, f8E4M3FN, f8E5M2 or an 8/16/32/64-bit integer)}}
+// expected-error @below {{unsupported element type 'index' (expected f16, bf16, f32, f64, tf32, i8, ui8, i16, ui16, i32, ui32, i64, ui64, f8E4M3FN, f8E5M2, f8E8M0FNU)}}
 "test.global"() : () -> !tile.global<4xindex>
 
 // -----
