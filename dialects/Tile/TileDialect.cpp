@@ -35,7 +35,7 @@ static void printShapeAndType(AsmPrinter &printer, ArrayRef<int64_t> shape,
   printer.printType(elementType);
 }
 
-static std::string formatShape(ArrayRef<int64_t> shape) {
+std::string mlir::tile::formatShape(ArrayRef<int64_t> shape) {
   std::string result;
   llvm::raw_string_ostream os(result);
   llvm::interleave(

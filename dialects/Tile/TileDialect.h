@@ -36,6 +36,9 @@ namespace mlir::tile {
 /// Bytes of one element of a supported element type (fp8 is 1).
 int64_t getElementBytes(Type type);
 
+/// `128x64` (`?` for a dynamic dimension), as the types print shapes.
+std::string formatShape(ArrayRef<int64_t> shape);
+
 /// The swizzle span in bytes (0 for none).
 int64_t getSwizzleBytes(Swizzle swizzle);
 

@@ -15,21 +15,6 @@ using namespace mlir::tile;
 #define GET_OP_CLASSES
 #include "dialects/Tile/TileOps.cpp.inc"
 
-static std::string shapeString(ArrayRef<int64_t> shape) {
-  std::string result;
-  llvm::raw_string_ostream os(result);
-  llvm::interleave(
-      shape, os,
-      [&](int64_t d) {
-        if (ShapedType::isDynamic(d))
-          os << '?';
-        else
-          os << d;
-      },
-      "x");
-  return result;
-}
-
 static KernelOp getKernel(Operation *op) {
   return op->getParentOfType<KernelOp>();
 }
@@ -394,7 +379,7 @@ LogicalResult CopyAsyncOp::verify() {
            << smem.getElementType() << ", global " << global.getElementType();
   if (smem.getRank() < 2)
     return emitOpError("shared buffer must have a 2-D tile, got shape ")
-           << shapeString(smem.getShape());
+           << formatShape(smem.getShape());
   size_t tileIndices = smem.getRank() - 2;
   if (getSmemIndices().size() != tileIndices)
     return emitOpError("shared buffer of rank ")

@@ -146,22 +146,16 @@ constexpr std::optional<Swizzle> swizzleFromBytes(uint64_t bytes) {
   return std::nullopt;
 }
 
-/// The DSL spelling: "none", "32B", "64B", "128B".
+/// The DSL spelling: "none", "32B", "64B", "128B" (in kAllSwizzles' order).
+constexpr std::array<std::string_view, 4> kSwizzleNames = {"none", "32B", "64B",
+                                                           "128B"};
 constexpr std::string_view toString(Swizzle swizzle) {
-  switch (swizzle) {
-  case Swizzle::None:
-    return "none";
-  case Swizzle::B32:
-    return "32B";
-  case Swizzle::B64:
-    return "64B";
-  case Swizzle::B128:
-    return "128B";
-  }
+  for (size_t i = 0; i < kAllSwizzles.size(); ++i)
+    if (kAllSwizzles[i] == swizzle)
+      return kSwizzleNames[i];
   return "none";
 }
 
-/// Reads toString's spelling back ("128B"), or nullopt.
 constexpr std::optional<Swizzle> parseSwizzle(std::string_view text) {
   for (Swizzle swizzle : kAllSwizzles)
     if (toString(swizzle) == text)
