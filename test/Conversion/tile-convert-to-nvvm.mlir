@@ -58,9 +58,10 @@ tile.kernel @copy(%X: !tile.global<?x64xbf16>, %Y: !tile.global<?x64xbf16>)
 // CHECK: llvm.inline_asm has_side_effects "", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31"
 // CHECK: %[[ID:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %{{.*}}
-// The bf16 accumulator goes to shared memory by stmatrix.x4 (4 per 64x64).
-// CHECK-COUNT-4: nvvm.stmatrix %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
-// CHECK-NOT: nvvm.stmatrix
+// The bf16 accumulator goes to shared memory by stmatrix.x4 (4 per 64x64),
+// on 32-bit shared addresses.
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, $3, $4};", "r,r,r,r,r" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (i32, i32, i32, i32, i32) -> ()
+// CHECK-NOT: stmatrix
 tile.kernel @mma() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>

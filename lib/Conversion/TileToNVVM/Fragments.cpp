@@ -187,6 +187,7 @@ struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
       Value columnBytes = mulConst(
           b, loc, arith::ShRUIOp::create(b, loc, matrix, i32Const(b, loc, 1)),
           16);
+      Value smemBase = sharedAddress(b, loc, tile);
       Type i32 = b.getI32Type();
       auto pack = [&](Value lo, Value hi) {
         auto vecType = VectorType::get(2, lo.getType());
@@ -197,22 +198,30 @@ struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
             LLVM::InsertElementOp::create(b, loc, vec, hi, i32Const(b, loc, 1));
         return LLVM::BitcastOp::create(b, loc, i32, vec).getResult();
       };
-      auto m8n8 = NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8);
       for (int64_t mb = 0; mb < frag.getShape()[0] / 64; ++mb) {
         Row row = rowOf(arith::AddIOp::create(
             b, loc, row0,
             arith::AddIOp::create(b, loc, rowInBlock,
                                   i32Const(b, loc, 64 * mb))));
         for (int64_t jj = 0; jj < n / 16; ++jj) {
-          Value ptr = byteGep(b, loc, tile, address(row, 16 * jj, columnBytes));
-          SmallVector<Value> regs;
+          Value addr = arith::AddIOp::create(
+              b, loc, smemBase, address(row, 16 * jj, columnBytes));
+          SmallVector<Value> regs = {addr};
           for (int64_t m = 0; m < 4; ++m) {
             int64_t j = 2 * jj + m / 2, half = m % 2;
             int64_t base = mb * (n / 2) + 4 * j + 2 * half;
             regs.push_back(pack(values[base], values[base + 1]));
           }
-          NVVM::StMatrixOp::create(b, loc, ptr, regs, NVVM::MMALayout::row,
-                                   m8n8, NVVM::LdStMatrixEltType::B16);
+          // Inline PTX although LLVM 22 has nvvm.stmatrix: that op takes a
+          // 64-bit shared pointer, so every address became cvt.u64.u32 +
+          // add.s64 and rung 6 spent 3 ms (6%) more in the NVPTX back end
+          // (bench/results/2026-12-01-compile-speed-refactor.md); the 32-bit
+          // shared address here keeps the PTX and the compile time as they
+          // were. Revisit with 32-bit shared pointers (nvptx-short-ptr).
+          inlinePtx(b, loc, {}, regs,
+                    "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, "
+                    "$3, $4};",
+                    "r,r,r,r,r");
         }
       }
     } else if (frag.getLayout() == FragLayout::wgmma_acc) {
