@@ -249,6 +249,8 @@ LogicalResult RoleOp::verify() {
   KernelOp kernel = getKernel(*this);
   if (getWarpgroups().empty())
     return emitOpError("role '") << getRoleName() << "' names no warpgroup";
+  if (getWarps() && getWarps()->empty())
+    return emitOpError("role '") << getRoleName() << "' names no warp";
   llvm::SmallDenseSet<int64_t> seen;
   for (int64_t wg : getWarpgroups()) {
     if (wg < 0 || wg >= static_cast<int64_t>(kernel.getWarpgroups()))
@@ -339,9 +341,11 @@ LogicalResult BarrierArriveOp::verify() {
   if (getExpectTx() && type.getKind() != BarrierKind::tma)
     return emitOpError("expect_tx needs a tma barrier, got ")
            << stringifyBarrierKind(type.getKind());
-  if (getExpectTx() && static_cast<int64_t>(*getExpectTx()) >= (1 << 20))
+  // The attribute stores an i64: a negative count reads as a huge unsigned.
+  if (auto bytes = getExpectTxAttr();
+      bytes && (bytes.getInt() < 0 || bytes.getInt() >= (1 << 20)))
     return emitOpError("expect_tx must be 0 to 1048575 bytes, got ")
-           << *getExpectTx();
+           << bytes.getInt();
   return verifyBarrierIndex(*this, getBarrier(), getIndex());
 }
 

@@ -1024,3 +1024,20 @@ tile.kernel @read_unwaited_tmem_load() attributes {target = #tile.target<sm_100a
   // expected-error @below {{'tile.frag.store' op reads a fragment that a tile.tmem_load may still be filling; wait for it with tile.tmem_wait first}}
   tile.frag.store %r, %d[%c0] : !tile.frag<128x64xf32, row_per_thread>, !tile.smem<128x64xf32, swizzle_128b>
 }
+
+// -----
+
+tile.kernel @role_no_warp() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.role' op role 'r' names no warp}}
+  tile.role "r" warpgroups [0] warps [] {
+  }
+}
+
+// -----
+
+tile.kernel @negative_expect_tx() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.barrier.arrive' op expect_tx must be 0 to 1048575 bytes, got -16}}
+  tile.barrier.arrive %b[%c0] expect_tx -16 : !tile.barrier<tma, 1>
+}
