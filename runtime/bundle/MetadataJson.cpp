@@ -10,6 +10,7 @@
 #include "Json.h"
 
 #include <initializer_list>
+#include <utility>
 
 namespace tilec::bundle {
 
@@ -34,17 +35,18 @@ const char *oobFillName(OobFill fill) {
   return fill == OobFill::NaN ? "nan" : "zero";
 }
 
+/// The metadata spellings of the L2 promotions, the writer's and the
+/// reader's one table.
+constexpr std::pair<L2Promotion, const char *> kL2Promotions[] = {
+    {L2Promotion::None, "none"},
+    {L2Promotion::B64, "64B"},
+    {L2Promotion::B128, "128B"},
+    {L2Promotion::B256, "256B"}};
+
 const char *l2PromotionName(L2Promotion promotion) {
-  switch (promotion) {
-  case L2Promotion::None:
-    return "none";
-  case L2Promotion::B64:
-    return "64B";
-  case L2Promotion::B128:
-    return "128B";
-  case L2Promotion::B256:
-    return "256B";
-  }
+  for (const auto &[candidate, name] : kL2Promotions)
+    if (candidate == promotion)
+      return name;
   return "none";
 }
 
@@ -172,17 +174,11 @@ public:
     if (!readString(root, "target", path, out.target) ||
         !readString(root, "producer", path, out.producer, /*optional=*/true))
       return false;
-    const Value *kernels = member(root, "kernels", path);
-    if (!kernels || !expectArray(*kernels, path + ".kernels"))
-      return false;
-    for (size_t i = 0; i < kernels->elements().size(); ++i) {
-      Kernel kernel;
-      if (!readKernel(kernels->elements()[i], indexed(path, "kernels", i),
-                      kernel))
-        return false;
-      out.kernels.push_back(std::move(kernel));
-    }
-    return true;
+    return readArrayOf(
+        root, "kernels", path, out.kernels,
+        [&](const Value &element, const std::string &at, Kernel &kernel) {
+          return readKernel(element, at, kernel);
+        });
   }
 
 private:
@@ -194,6 +190,24 @@ private:
   static std::string indexed(const std::string &path, const char *key,
                              size_t i) {
     return path + "." + key + "[" + std::to_string(i) + "]";
+  }
+
+  /// Reads the array \p key of \p object into \p out, one element at a time
+  /// with \p readOne(element, its path, the new element).
+  template <typename T, typename ReadOne>
+  bool readArrayOf(const Value &object, const char *key,
+                   const std::string &path, std::vector<T> &out,
+                   ReadOne readOne) {
+    const Value *array = member(object, key, path);
+    if (!array || !expectArray(*array, path + "." + key))
+      return false;
+    for (size_t i = 0; i < array->elements().size(); ++i) {
+      T element;
+      if (!readOne(array->elements()[i], indexed(path, key, i), element))
+        return false;
+      out.push_back(std::move(element));
+    }
+    return true;
   }
 
   bool expectObject(const Value &value, const std::string &path) {
@@ -366,18 +380,14 @@ private:
       return fail(path + ".oob_fill",
                   "expected \"zero\" or \"nan\", got \"" + fill + "\"");
     map.oobFill = fill == "nan" ? OobFill::NaN : OobFill::Zero;
-    bool known = false;
-    for (L2Promotion candidate : {L2Promotion::None, L2Promotion::B64,
-                                  L2Promotion::B128, L2Promotion::B256}) {
-      if (promotion == l2PromotionName(candidate)) {
+    for (const auto &[candidate, name] : kL2Promotions)
+      if (promotion == name) {
         map.l2Promotion = candidate;
-        known = true;
+        return true;
       }
-    }
-    return known || fail(path + ".l2_promotion",
-                         "expected \"none\", \"64B\", \"128B\" or \"256B\", "
-                         "got \"" +
-                             promotion + "\"");
+    return fail(path + ".l2_promotion",
+                "expected \"none\", \"64B\", \"128B\" or \"256B\", got \"" +
+                    promotion + "\"");
   }
 
   bool readParam(const Value &value, const std::string &path,
@@ -474,25 +484,17 @@ private:
                     "dynamic_shared_bytes", "grid"}) ||
         !readString(value, "name", path, kernel.name))
       return false;
-    const Value *args = member(value, "args", path);
-    if (!args || !expectArray(*args, path + ".args"))
+    auto readOneArgument = [&](const Value &element, const std::string &at,
+                               Argument &arg) {
+      return readArgument(element, at, arg);
+    };
+    auto readOneParam = [&](const Value &element, const std::string &at,
+                            Param &param) {
+      return readParam(element, at, kernel, param);
+    };
+    if (!readArrayOf(value, "args", path, kernel.args, readOneArgument) ||
+        !readArrayOf(value, "params", path, kernel.params, readOneParam))
       return false;
-    for (size_t i = 0; i < args->elements().size(); ++i) {
-      Argument arg;
-      if (!readArgument(args->elements()[i], indexed(path, "args", i), arg))
-        return false;
-      kernel.args.push_back(std::move(arg));
-    }
-    const Value *params = member(value, "params", path);
-    if (!params || !expectArray(*params, path + ".params"))
-      return false;
-    for (size_t i = 0; i < params->elements().size(); ++i) {
-      Param param;
-      if (!readParam(params->elements()[i], indexed(path, "params", i), kernel,
-                     param))
-        return false;
-      kernel.params.push_back(std::move(param));
-    }
     const Value *grid = member(value, "grid", path);
     return readDims3(value, "block", path, kernel.block, false) &&
            readDims3(value, "cluster", path, kernel.cluster, true) &&

@@ -340,9 +340,7 @@ Arg Arg::integer(DType dtype, int64_t value) {
 }
 
 Arg Arg::floating(DType dtype, double value) {
-  Arg arg;
-  arg.kind = Kind::Scalar;
-  arg.dtype = dtype;
+  Arg arg = integer(dtype, 0);
   arg.floatValue = value;
   return arg;
 }

@@ -193,16 +193,27 @@ std::vector<Arg> gemmArgs() {
           Arg::floating(DType::F32, 0.5), Arg::integer(DType::I16, 300)};
 }
 
+/// Loads the sample bundle and launches its gemm once with gemmArgs(); true
+/// if exactly one launch reached the driver.
+bool launchGemmOnce() {
+  rt::Error error;
+  auto module = rt::Module::load(test::makeSampleBundle(), error);
+  rt::Kernel *gemm = module ? module->kernel("gemm", error) : nullptr;
+  if (!gemm) {
+    ADD_FAILURE() << error.message;
+    return false;
+  }
+  std::vector<Arg> args = gemmArgs();
+  if (gemm->launch(args.data(), args.size()))
+    return false;
+  std::lock_guard<std::mutex> lock(fake().mutex);
+  return fake().launches.size() == 1;
+}
+
 TEST_F(FakeDriver, GemmPassesEveryParameterKindAndPersistentGrid) {
   fake().smCount = 133;
-  auto module = load();
-  rt::Error error;
-  rt::Kernel *gemm = module->kernel("gemm", error);
-  ASSERT_TRUE(gemm) << error.message;
-  std::vector<Arg> args = gemmArgs();
-  ASSERT_FALSE(gemm->launch(args.data(), args.size()));
+  ASSERT_TRUE(launchGemmOnce());
   std::lock_guard<std::mutex> lock(fake().mutex);
-  ASSERT_EQ(fake().launches.size(), 1u);
   const fakecuda::LaunchCall &launch = fake().launches[0];
   EXPECT_EQ(launch.grid[0], 132u); // 133 SMs, rounded down to clusters of 2
   EXPECT_EQ(launch.sharedBytes, 200704u);
@@ -223,14 +234,8 @@ TEST_F(FakeDriver, GemmPassesEveryParameterKindAndPersistentGrid) {
 // at once; the persistent grid takes only those (no second, idle wave).
 TEST_F(FakeDriver, PersistentGridHoldsOnlyClustersThatFitAtOnce) {
   fake().maxActiveClusters = 60;
-  auto module = load();
-  rt::Error error;
-  rt::Kernel *gemm = module->kernel("gemm", error);
-  ASSERT_TRUE(gemm) << error.message;
-  std::vector<Arg> args = gemmArgs();
-  ASSERT_FALSE(gemm->launch(args.data(), args.size()));
+  ASSERT_TRUE(launchGemmOnce());
   std::lock_guard<std::mutex> lock(fake().mutex);
-  ASSERT_EQ(fake().launches.size(), 1u);
   EXPECT_EQ(fake().launches[0].grid[0], 120u); // 60 clusters of 2
 }
 
