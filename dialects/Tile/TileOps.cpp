@@ -523,8 +523,8 @@ LogicalResult GemmAsyncOp::verify() {
       return failure();
     int64_t m = a.getShape()[a.getRank() - 2] * cg;
     int64_t n = b.getShape()[b.getRank() - 2] * cg;
-    if (auto err = tilec::checkTcgen05Shape(m, n, cg))
-      return emitOpError(*err);
+    if (llvm::Error err = tilec::checkTcgen05Shape(m, n, cg))
+      return emitOpError(llvm::toString(std::move(err)));
     if (failed(verifyTileIndices(*this, "A", a, getAIndices(),
                                  a.getShape()[a.getRank() - 2])) ||
         failed(verifyTileIndices(*this, "B", b, getBIndices(),

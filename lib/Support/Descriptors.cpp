@@ -1,15 +1,15 @@
 //===- Descriptors.cpp - wgmma / tcgen05 descriptor encoders --------------===//
 //
-// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+// Part of tilec. TileSupport is compiler-only: LLVM Support, no MLIR or CUDA.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Support/Descriptors.h"
-
-#include <sstream>
-#include <tuple>
+#include "lib/Support/EncodingError.h"
 
 namespace tilec {
+
+using vocab::ElementType;
 
 namespace {
 
@@ -23,12 +23,6 @@ constexpr int BaseOffsetBit = 49;
 constexpr int LeadingModeBit = 52;
 constexpr int Tcgen05LayoutBit = 61;
 constexpr int WgmmaLayoutBit = 62;
-
-std::string hex(uint64_t Value) {
-  std::ostringstream OS;
-  OS << "0x" << std::hex << Value;
-  return OS.str();
-}
 
 uint64_t bits(uint64_t Value, int Start, int Width) {
   return (Value >> Start) & ((uint64_t(1) << Width) - 1);
@@ -62,16 +56,14 @@ uint32_t tcgen05LayoutCode(Swizzle S) { return wgmmaLayoutCode(S) << 1; }
 
 /// Checks the fields both descriptor formats share and packs start address,
 /// LBO, SBO and base offset.
-Outcome<uint64_t> packCommonFields(const SmemDescFields &F) {
-  using Result = Outcome<uint64_t>;
+llvm::Expected<uint64_t> packCommonFields(const SmemDescFields &F) {
   if (F.StartAddress % 16 != 0)
-    return Result::failure(formatMessage("matrix start address ",
-                                         hex(F.StartAddress),
-                                         " is not 16-byte aligned"));
+    return encodingError("matrix start address {0:x} is not 16-byte aligned",
+                         F.StartAddress);
   if (F.StartAddress >= SharedWindowBytes)
-    return Result::failure(formatMessage(
-        "matrix start address ", hex(F.StartAddress),
-        " does not fit the 18-bit shared-memory address of the descriptor"));
+    return encodingError("matrix start address {0:x} does not fit the 18-bit "
+                         "shared-memory address of the descriptor",
+                         F.StartAddress);
   struct Offset {
     const char *Name;
     uint32_t Bytes;
@@ -79,17 +71,17 @@ Outcome<uint64_t> packCommonFields(const SmemDescFields &F) {
   for (Offset O : {Offset{"leading", F.LeadingByteOffset},
                    Offset{"stride", F.StrideByteOffset}}) {
     if (O.Bytes % 16 != 0)
-      return Result::failure(formatMessage(O.Name, " byte offset of ", O.Bytes,
-                                           " bytes is not a multiple of 16"));
+      return encodingError(
+          "{0} byte offset of {1} bytes is not a multiple of 16", O.Name,
+          O.Bytes);
     if (O.Bytes > MaxFieldBytes)
-      return Result::failure(
-          formatMessage(O.Name, " byte offset of ", O.Bytes,
-                        " bytes does not fit the 14-bit field (at most ",
-                        MaxFieldBytes, ")"));
+      return encodingError("{0} byte offset of {1} bytes does not fit the "
+                           "14-bit field (at most {2})",
+                           O.Name, O.Bytes, MaxFieldBytes);
   }
   if (F.BaseOffset > 7)
-    return Result::failure(formatMessage("base offset ", F.BaseOffset,
-                                         " does not fit the 3-bit field"));
+    return encodingError("base offset {0} does not fit the 3-bit field",
+                         F.BaseOffset);
   uint64_t Desc = smemDescAddressField(F.StartAddress) << StartAddressBit;
   Desc |= uint64_t(F.LeadingByteOffset >> 4) << LeadingBit;
   Desc |= uint64_t(F.StrideByteOffset >> 4) << StrideBit;
@@ -117,18 +109,17 @@ uint32_t smemDescBaseOffset(uint32_t PatternStart) {
   return (PatternStart >> 7) & 0x7;
 }
 
-Outcome<uint64_t> encodeWgmmaSmemDesc(const SmemDescFields &F) {
-  using Result = Outcome<uint64_t>;
+llvm::Expected<uint64_t> encodeWgmmaSmemDesc(const SmemDescFields &F) {
   if (F.LeadingAbsolute)
-    return Result::failure(
+    return encodingError(
         "wgmma descriptors have no absolute leading-dimension mode");
   if (F.Swz == Swizzle::None && F.BaseOffset != 0)
-    return Result::failure(formatMessage(
-        "wgmma base offset ", F.BaseOffset,
-        " is only valid with a swizzled layout, not with no swizzle"));
-  Outcome<uint64_t> Desc = packCommonFields(F);
+    return encodingError("wgmma base offset {0} is only valid with a swizzled "
+                         "layout, not with no swizzle",
+                         F.BaseOffset);
+  llvm::Expected<uint64_t> Desc = packCommonFields(F);
   if (!Desc)
-    return Desc;
+    return Desc.takeError();
   return *Desc | uint64_t(wgmmaLayoutCode(F.Swz)) << WgmmaLayoutBit;
 }
 
@@ -138,10 +129,10 @@ SmemDescFields decodeWgmmaSmemDesc(uint64_t Desc) {
   return F;
 }
 
-Outcome<uint64_t> encodeTcgen05SmemDesc(const SmemDescFields &F) {
-  Outcome<uint64_t> Desc = packCommonFields(F);
+llvm::Expected<uint64_t> encodeTcgen05SmemDesc(const SmemDescFields &F) {
+  llvm::Expected<uint64_t> Desc = packCommonFields(F);
   if (!Desc)
-    return Desc;
+    return Desc.takeError();
   uint64_t Value = *Desc;
   Value |= uint64_t(1) << Tcgen05FixedBit; // bits 46-48 are fixed at 0b001
   Value |= uint64_t(F.LeadingAbsolute) << LeadingModeBit;
@@ -149,35 +140,32 @@ Outcome<uint64_t> encodeTcgen05SmemDesc(const SmemDescFields &F) {
   return Value;
 }
 
-Outcome<SmemDescFields> decodeTcgen05SmemDesc(uint64_t Desc) {
-  using Result = Outcome<SmemDescFields>;
+llvm::Expected<SmemDescFields> decodeTcgen05SmemDesc(uint64_t Desc) {
   uint64_t Fixed = bits(Desc, Tcgen05FixedBit, 3);
   if (Fixed != 1)
-    return Result::failure(formatMessage("tcgen05 descriptor ", hex(Desc),
-                                         " has bits 46-48 = ", Fixed,
-                                         ", expected 1"));
+    return encodingError("tcgen05 descriptor {0:x} has bits 46-48 = {1}, "
+                         "expected 1",
+                         Desc, Fixed);
   SmemDescFields F = unpackCommonFields(Desc);
   F.LeadingAbsolute = bits(Desc, LeadingModeBit, 1) != 0;
   uint64_t Layout = bits(Desc, Tcgen05LayoutBit, 3);
   // Odd codes are 128B with 32-byte atoms (1), which tilec never emits, and
   // the invalid 3, 5 and 7.
   if (Layout % 2 != 0)
-    return Result::failure(formatMessage(
-        "tcgen05 descriptor ", hex(Desc), " has layout code ", Layout,
-        ", which tilec does not produce (1 is 128B with 32B atoms; 3, 5 and 7 "
-        "are invalid)"));
+    return encodingError("tcgen05 descriptor {0:x} has layout code {1}, which "
+                         "tilec does not produce (1 is 128B with 32B atoms; "
+                         "3, 5 and 7 are invalid)",
+                         Desc, Layout);
   F.Swz = swizzleFromWgmmaLayoutCode(Layout >> 1);
   return F;
 }
 
-Outcome<OperandStrides> mmaOperandStrides(const SmemTileLayout &L,
-                                          MmaMajor Major) {
-  using Result = Outcome<OperandStrides>;
+llvm::Expected<OperandStrides> mmaOperandStrides(const SmemTileLayout &L,
+                                                 MmaMajor Major) {
   if (L.Swz == Swizzle::None && L.BlockBytes != 16)
-    return Result::failure(formatMessage(
-        "no-swizzle mma operand needs the interleaved layout (16-byte column "
-        "blocks), got ",
-        L.BlockBytes, "-byte blocks"));
+    return encodingError("no-swizzle mma operand needs the interleaved layout "
+                         "(16-byte column blocks), got {0}-byte blocks",
+                         L.BlockBytes);
   OperandStrides S;
   uint32_t Atom = L.BlockBytes; // span, or 16 for the interleaved layout
   bool Swizzled = L.Swz != Swizzle::None;
@@ -198,10 +186,11 @@ Outcome<OperandStrides> mmaOperandStrides(const SmemTileLayout &L,
 
 namespace {
 /// Builds the descriptor fields of an operand with start address 0.
-Outcome<SmemDescFields> operandFields(const SmemTileLayout &L, MmaMajor Major) {
-  Outcome<OperandStrides> S = mmaOperandStrides(L, Major);
+llvm::Expected<SmemDescFields> operandFields(const SmemTileLayout &L,
+                                             MmaMajor Major) {
+  llvm::Expected<OperandStrides> S = mmaOperandStrides(L, Major);
   if (!S)
-    return Outcome<SmemDescFields>::failure(S.error());
+    return S.takeError();
   SmemDescFields F;
   F.LeadingByteOffset = S->LeadingByteOffset;
   F.StrideByteOffset = S->StrideByteOffset;
@@ -210,51 +199,51 @@ Outcome<SmemDescFields> operandFields(const SmemTileLayout &L, MmaMajor Major) {
 }
 } // namespace
 
-Outcome<uint64_t> wgmmaOperandDesc(const SmemTileLayout &L, MmaMajor Major) {
+llvm::Expected<uint64_t> wgmmaOperandDesc(const SmemTileLayout &L,
+                                          MmaMajor Major) {
   if (Major == MmaMajor::MN && L.ElemBytes != 2)
-    return Outcome<uint64_t>::failure(
-        formatMessage("wgmma mn-major operands need 16-bit elements, got ",
-                      L.ElemBytes, "-byte elements"));
-  Outcome<SmemDescFields> F = operandFields(L, Major);
+    return encodingError(
+        "wgmma mn-major operands need 16-bit elements, got {0}-byte elements",
+        L.ElemBytes);
+  llvm::Expected<SmemDescFields> F = operandFields(L, Major);
   if (!F)
-    return Outcome<uint64_t>::failure(F.error());
+    return F.takeError();
   return encodeWgmmaSmemDesc(*F);
 }
 
-Outcome<uint64_t> tcgen05OperandDesc(const SmemTileLayout &L, MmaMajor Major) {
+llvm::Expected<uint64_t> tcgen05OperandDesc(const SmemTileLayout &L,
+                                            MmaMajor Major) {
   if (Major == MmaMajor::MN && L.ElemBytes > 4)
-    return Outcome<uint64_t>::failure(
-        formatMessage("tcgen05 mn-major operands need elements of at most 4 "
-                      "bytes, got ",
-                      L.ElemBytes, "-byte elements"));
-  Outcome<SmemDescFields> F = operandFields(L, Major);
+    return encodingError("tcgen05 mn-major operands need elements of at most "
+                         "4 bytes, got {0}-byte elements",
+                         L.ElemBytes);
+  llvm::Expected<SmemDescFields> F = operandFields(L, Major);
   if (!F)
-    return Outcome<uint64_t>::failure(F.error());
+    return F.takeError();
   return encodeTcgen05SmemDesc(*F);
 }
 
-Outcome<uint32_t> smemDescAdvance(const SmemTileLayout &L, MmaMajor Major,
-                                  uint32_t Row, uint32_t Col) {
-  using Result = Outcome<uint32_t>;
-  Outcome<OperandStrides> S = mmaOperandStrides(L, Major);
+llvm::Expected<uint32_t> smemDescAdvance(const SmemTileLayout &L,
+                                         MmaMajor Major, uint32_t Row,
+                                         uint32_t Col) {
+  llvm::Expected<OperandStrides> S = mmaOperandStrides(L, Major);
   if (!S)
-    return Result::failure(S.error());
+    return S.takeError();
   if (Row >= L.Rows || Col >= L.Cols)
-    return Result::failure(formatMessage("element (", Row, ", ", Col,
-                                         ") is outside the ", L.Rows, "x",
-                                         L.Cols, " tile"));
+    return encodingError("element ({0}, {1}) is outside the {2}x{3} tile", Row,
+                         Col, L.Rows, L.Cols);
   if (Row % 8 != 0)
-    return Result::failure(formatMessage(
-        "row offset ", Row, " is not a multiple of 8 (one core-matrix group)"));
+    return encodingError(
+        "row offset {0} is not a multiple of 8 (one core-matrix group)", Row);
   uint32_t ColByte = Col * L.ElemBytes;
   if (ColByte % 16 != 0)
-    return Result::failure(formatMessage("column offset ", Col, " (", ColByte,
-                                         " bytes) is not a multiple of 16 "
-                                         "bytes"));
+    return encodingError(
+        "column offset {0} ({1} bytes) is not a multiple of 16 bytes", Col,
+        ColByte);
   if (Major == MmaMajor::MN && ColByte % L.BlockBytes != 0)
-    return Result::failure(formatMessage("mn-major column offset ", Col,
-                                         " does not start a ", L.BlockBytes,
-                                         "-byte column block"));
+    return encodingError(
+        "mn-major column offset {0} does not start a {1}-byte column block",
+        Col, L.BlockBytes);
   return logicalByteOffset(L, Row, ColByte) >> 4;
 }
 
@@ -262,8 +251,8 @@ Outcome<uint32_t> smemDescAdvance(const SmemTileLayout &L, MmaMajor Major,
 // tcgen05 instruction descriptor
 //===----------------------------------------------------------------------===//
 
-Outcome<uint32_t> encodeTcgen05InstrDesc(const Tcgen05InstrDescFields &F) {
-  using Result = Outcome<uint32_t>;
+llvm::Expected<uint32_t>
+encodeTcgen05InstrDesc(const Tcgen05InstrDescFields &F) {
   struct Field {
     const char *Name;
     uint32_t Value;
@@ -274,14 +263,14 @@ Outcome<uint32_t> encodeTcgen05InstrDesc(const Tcgen05InstrDescFields &F) {
         Field{"d format", F.DFormat, 2}, Field{"a format", F.AFormat, 3},
         Field{"b format", F.BFormat, 3}, Field{"max shift", F.MaxShift, 2}})
     if (X.Value >> X.Width)
-      return Result::failure(formatMessage(
-          X.Name, " ", X.Value, " does not fit in ", X.Width, " bits"));
+      return encodingError("{0} {1} does not fit in {2} bits", X.Name, X.Value,
+                           X.Width);
   if (F.N == 0 || F.N % 8 != 0 || (F.N >> 3) > 0x3F)
-    return Result::failure(formatMessage(
-        "n=", F.N, " is not a multiple of 8 in [8, 504] (6-bit n>>3 field)"));
+    return encodingError(
+        "n={0} is not a multiple of 8 in [8, 504] (6-bit n>>3 field)", F.N);
   if (F.M == 0 || F.M % 16 != 0 || (F.M >> 4) > 0x1F)
-    return Result::failure(formatMessage(
-        "m=", F.M, " is not a multiple of 16 in [16, 496] (5-bit m>>4 field)"));
+    return encodingError(
+        "m={0} is not a multiple of 16 in [16, 496] (5-bit m>>4 field)", F.M);
   uint32_t Desc = F.SparsitySelector;
   Desc |= uint32_t(F.Sparse) << 2;
   Desc |= uint32_t(F.Saturate) << 3;
@@ -316,85 +305,55 @@ Tcgen05InstrDescFields decodeTcgen05InstrDesc(uint32_t Desc) {
   return F;
 }
 
-const char *tcgen05KindName(Tcgen05Kind K) {
-  switch (K) {
-  case Tcgen05Kind::F16:
-    return "f16";
-  case Tcgen05Kind::TF32:
-    return "tf32";
-  case Tcgen05Kind::F8F6F4:
-    return "f8f6f4";
-  }
-  return "invalid";
-}
-
 namespace {
-bool isF8F6F4(ElemType T) {
-  return T == ElemType::E4M3 || T == ElemType::E5M2 || T == ElemType::E2M3 ||
-         T == ElemType::E3M2 || T == ElemType::E2M1;
+bool isF8F6F4(ElementType T) {
+  return T == ElementType::E4M3 || T == ElementType::E5M2;
 }
 
 /// A/B format code of \p T for its kind (PTX instruction descriptor table).
-uint32_t tcgen05FormatCode(ElemType T) {
+uint32_t tcgen05FormatCode(ElementType T) {
   switch (T) {
-  case ElemType::F16:
-  case ElemType::E4M3:
+  case ElementType::F16:
+  case ElementType::E4M3:
     return 0;
-  case ElemType::BF16:
-  case ElemType::E5M2:
+  case ElementType::BF16:
+  case ElementType::E5M2:
     return 1;
-  case ElemType::TF32:
+  case ElementType::TF32:
     return 2;
-  case ElemType::E2M3:
-    return 3;
-  case ElemType::E3M2:
-    return 4;
-  case ElemType::E2M1:
-    return 5;
   default:
     return 7;
   }
 }
 } // namespace
 
-Outcome<Tcgen05Kind> tcgen05KindFor(ElemType A, ElemType B) {
-  if ((A == ElemType::F16 || A == ElemType::BF16) && A == B)
+llvm::Expected<Tcgen05Kind> tcgen05KindFor(ElementType A, ElementType B) {
+  if ((A == ElementType::F16 || A == ElementType::BF16) && A == B)
     return Tcgen05Kind::F16;
-  if (A == ElemType::TF32 && B == ElemType::TF32)
+  if (A == ElementType::TF32 && B == ElementType::TF32)
     return Tcgen05Kind::TF32;
   if (isF8F6F4(A) && isF8F6F4(B))
     return Tcgen05Kind::F8F6F4;
-  return Outcome<Tcgen05Kind>::failure(
-      formatMessage("tcgen05.mma has no kind for a=", elemTypeName(A),
-                    " and b=", elemTypeName(B), " inputs"));
+  return encodingError("tcgen05.mma has no kind for a={0} and b={1} inputs",
+                       vocab::toString(A), vocab::toString(B));
 }
 
-Outcome<uint32_t> makeTcgen05InstrDesc(const Tcgen05MmaConfig &C) {
-  using Result = Outcome<uint32_t>;
-  Outcome<Tcgen05Kind> Kind = tcgen05KindFor(C.A, C.B);
+llvm::Expected<uint32_t> makeTcgen05InstrDesc(const Tcgen05MmaConfig &C) {
+  llvm::Expected<Tcgen05Kind> Kind = tcgen05KindFor(C.A, C.B);
   if (!Kind)
-    return Result::failure(Kind.error());
-  bool F16Accumulator = C.D == ElemType::F16 && C.A == ElemType::F16;
-  if (C.D != ElemType::F32 && !F16Accumulator)
-    return Result::failure(formatMessage(
-        "tcgen05.mma kind::", tcgen05KindName(*Kind),
-        " with a=", elemTypeName(C.A), " inputs accumulates in f32",
-        C.A == ElemType::F16 ? " or f16" : "", ", got d=", elemTypeName(C.D)));
-  if (*Kind == Tcgen05Kind::F8F6F4) {
-    for (auto [Name, Type, Major] :
-         {std::tuple{"a", C.A, C.MajorA}, std::tuple{"b", C.B, C.MajorB}})
-      if (Major == MmaMajor::MN && Type != ElemType::E4M3 &&
-          Type != ElemType::E5M2)
-        return Result::failure(
-            formatMessage("tcgen05.mma kind::f8f6f4 allows an mn-major ", Name,
-                          " only for e4m3 and e5m2, got ", elemTypeName(Type)));
-  }
-  if (std::optional<std::string> Error =
-          checkTcgen05Shape(C.M, C.N, C.CtaGroup))
-    return Result::failure(*Error);
+    return Kind.takeError();
+  bool F16Accumulator = C.D == ElementType::F16 && C.A == ElementType::F16;
+  if (C.D != ElementType::F32 && !F16Accumulator)
+    return encodingError(
+        "tcgen05.mma kind::{0} with a={1} inputs accumulates in f32{2}, got "
+        "d={3}",
+        tcgen05KindName(*Kind), vocab::toString(C.A),
+        C.A == ElementType::F16 ? " or f16" : "", vocab::toString(C.D));
+  if (llvm::Error Err = checkTcgen05Shape(C.M, C.N, C.CtaGroup))
+    return std::move(Err);
 
   Tcgen05InstrDescFields F;
-  F.DFormat = C.D == ElemType::F16 ? 0 : 1;
+  F.DFormat = C.D == ElementType::F16 ? 0 : 1;
   F.AFormat = tcgen05FormatCode(C.A);
   F.BFormat = tcgen05FormatCode(C.B);
   F.NegateA = C.NegateA;

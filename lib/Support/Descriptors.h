@@ -1,6 +1,6 @@
 //===- Descriptors.h - wgmma / tcgen05 descriptor encoders ------*- C++ -*-===//
 //
-// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+// Part of tilec. TileSupport is compiler-only: LLVM Support, no MLIR or CUDA.
 //
 //===----------------------------------------------------------------------===//
 //
@@ -21,8 +21,10 @@
 #define TILEC_SUPPORT_DESCRIPTORS_H
 
 #include "lib/Support/MmaTypes.h"
-#include "lib/Support/Outcome.h"
 #include "lib/Support/Swizzle.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 
@@ -59,7 +61,7 @@ uint32_t smemDescBaseOffset(uint32_t PatternStart);
 
 /// wgmma descriptor: start 0-13, LBO 16-29, SBO 32-45, base offset 49-51,
 /// layout 62-63 (none 0, 128B 1, 64B 2, 32B 3). Why: one checked encoder.
-Outcome<uint64_t> encodeWgmmaSmemDesc(const SmemDescFields &F);
+llvm::Expected<uint64_t> encodeWgmmaSmemDesc(const SmemDescFields &F);
 
 /// Inverse of encodeWgmmaSmemDesc (offsets in bytes). Why: tests round-trip.
 SmemDescFields decodeWgmmaSmemDesc(uint64_t Desc);
@@ -67,11 +69,11 @@ SmemDescFields decodeWgmmaSmemDesc(uint64_t Desc);
 /// tcgen05 descriptor: start 0-13, LBO 16-29, SBO 32-45, fixed 0b001 at 46-48,
 /// base offset 49-51, LBO mode 52, layout 61-63 (none 0, 128B 2, 64B 4,
 /// 32B 6; 1 = 128B with 32B atoms is not produced). Why: one checked encoder.
-Outcome<uint64_t> encodeTcgen05SmemDesc(const SmemDescFields &F);
+llvm::Expected<uint64_t> encodeTcgen05SmemDesc(const SmemDescFields &F);
 
 /// Inverse of encodeTcgen05SmemDesc; fails on wrong fixed bits or an
 /// unsupported layout code. Why: tests round-trip and inspect constants.
-Outcome<SmemDescFields> decodeTcgen05SmemDesc(uint64_t Desc);
+llvm::Expected<SmemDescFields> decodeTcgen05SmemDesc(uint64_t Desc);
 
 /// LBO and SBO of an MMA operand stored in tilec's layout, in bytes.
 struct OperandStrides {
@@ -87,18 +89,20 @@ struct OperandStrides {
 ///     swizzled: LBO Rows x span (next MN atom), SBO 8 x span (next 8 K);
 ///     none:     LBO 128 (next 8 K), SBO Rows x 16 (next 16-byte MN column).
 /// Why: the same rule serves wgmma and tcgen05 (identical LBO/SBO meaning).
-Outcome<OperandStrides> mmaOperandStrides(const SmemTileLayout &L,
-                                          MmaMajor Major);
+llvm::Expected<OperandStrides> mmaOperandStrides(const SmemTileLayout &L,
+                                                 MmaMajor Major);
 
 /// The compile-time-constant part of a wgmma descriptor for an operand in
 /// layout \p L (start address 0, base offset 0). MN-major needs 16-bit
 /// elements. Why: the lowering emits it as one constant.
-Outcome<uint64_t> wgmmaOperandDesc(const SmemTileLayout &L, MmaMajor Major);
+llvm::Expected<uint64_t> wgmmaOperandDesc(const SmemTileLayout &L,
+                                          MmaMajor Major);
 
 /// The compile-time-constant part of a tcgen05 descriptor for an operand in
 /// layout \p L (start address 0, base offset 0, bit 46 set). Why: the
 /// lowering emits it as one constant.
-Outcome<uint64_t> tcgen05OperandDesc(const SmemTileLayout &L, MmaMajor Major);
+llvm::Expected<uint64_t> tcgen05OperandDesc(const SmemTileLayout &L,
+                                            MmaMajor Major);
 
 /// What to add to a descriptor to make it start at element (Row, Col) of the
 /// tile instead of (0, 0): logicalByteOffset >> 4, added to the start-address
@@ -108,8 +112,9 @@ Outcome<uint64_t> tcgen05OperandDesc(const SmemTileLayout &L, MmaMajor Major);
 /// (K-major: Col = k), the next 8-row group (Row = 8) and the next MMA tile
 /// (Row = 64). Why: the K and M/N loops of the lowering step descriptors by
 /// constants instead of rebuilding them.
-Outcome<uint32_t> smemDescAdvance(const SmemTileLayout &L, MmaMajor Major,
-                                  uint32_t Row, uint32_t Col);
+llvm::Expected<uint32_t> smemDescAdvance(const SmemTileLayout &L,
+                                         MmaMajor Major, uint32_t Row,
+                                         uint32_t Col);
 
 //===----------------------------------------------------------------------===//
 // tcgen05 instruction descriptor
@@ -121,7 +126,7 @@ struct Tcgen05InstrDescFields {
   uint32_t SparsitySelector = 0; ///< bits 0-1
   bool Sparse = false;           ///< bit 2
   bool Saturate = false;         ///< bit 3 (i8 only)
-  uint32_t DFormat = 0;          ///< bits 4-5: F16 0, F32 1, S32 2
+  uint32_t DFormat = 0;          ///< bits 4-5: F16 0, F32 1, I32 2
   uint32_t AFormat = 0;          ///< bits 7-9
   uint32_t BFormat = 0;          ///< bits 10-12
   bool NegateA = false;          ///< bit 13
@@ -135,7 +140,8 @@ struct Tcgen05InstrDescFields {
 
 /// Packs \p F; checks field widths and that N is a multiple of 8 and M of 16.
 /// Why: the raw encoder behind the typed builder, and for tests.
-Outcome<uint32_t> encodeTcgen05InstrDesc(const Tcgen05InstrDescFields &F);
+llvm::Expected<uint32_t>
+encodeTcgen05InstrDesc(const Tcgen05InstrDescFields &F);
 
 /// Inverse of encodeTcgen05InstrDesc (N and M in elements).
 Tcgen05InstrDescFields decodeTcgen05InstrDesc(uint32_t Desc);
@@ -144,19 +150,24 @@ Tcgen05InstrDescFields decodeTcgen05InstrDesc(uint32_t Desc);
 enum class Tcgen05Kind : uint8_t { F16, TF32, F8F6F4 };
 
 /// Returns "f16", "tf32" or "f8f6f4". Why: the PTX / NVVM op spelling.
-const char *tcgen05KindName(Tcgen05Kind K);
+inline llvm::StringRef tcgen05KindName(Tcgen05Kind K) {
+  return K == Tcgen05Kind::F16    ? "f16"
+         : K == Tcgen05Kind::TF32 ? "tf32"
+                                  : "f8f6f4";
+}
 
 /// Chooses the kind for input types \p A and \p B: f16 x f16 or bf16 x bf16
-/// is kind::f16, tf32 x tf32 kind::tf32, any pair of e4m3, e5m2, e2m3, e3m2,
-/// e2m1 kind::f8f6f4. Why: the lowering needs the kind for the op and the
-/// format codes for the descriptor.
-Outcome<Tcgen05Kind> tcgen05KindFor(ElemType A, ElemType B);
+/// is kind::f16, tf32 x tf32 kind::tf32, any pair of e4m3, e5m2
+/// kind::f8f6f4. Why: the lowering needs the kind for the op and the format
+/// codes for the descriptor.
+llvm::Expected<Tcgen05Kind> tcgen05KindFor(vocab::ElementType A,
+                                           vocab::ElementType B);
 
 /// A dense tcgen05.mma (no .ws, no sparsity, no saturation).
 struct Tcgen05MmaConfig {
-  ElemType A = ElemType::BF16;
-  ElemType B = ElemType::BF16;
-  ElemType D = ElemType::F32;
+  vocab::ElementType A = vocab::ElementType::BF16;
+  vocab::ElementType B = vocab::ElementType::BF16;
+  vocab::ElementType D = vocab::ElementType::F32;
   uint32_t M = 128;
   uint32_t N = 256;
   uint32_t CtaGroup = 1;
@@ -167,10 +178,9 @@ struct Tcgen05MmaConfig {
 };
 
 /// The instruction descriptor for \p C, after checking types (f16 accumulates
-/// only f16 inputs; bf16, tf32 and f8f6f4 accumulate in f32; MN-major f8f6f4
-/// inputs only e4m3 / e5m2) and shape (checkTcgen05Shape). Why: the value the
-/// lowering passes as idesc.
-Outcome<uint32_t> makeTcgen05InstrDesc(const Tcgen05MmaConfig &C);
+/// only f16 inputs; bf16, tf32 and f8f6f4 accumulate in f32) and shape
+/// (checkTcgen05Shape). Why: the value the lowering passes as idesc.
+llvm::Expected<uint32_t> makeTcgen05InstrDesc(const Tcgen05MmaConfig &C);
 
 } // namespace tilec
 

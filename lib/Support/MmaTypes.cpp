@@ -1,104 +1,75 @@
 //===- MmaTypes.cpp - wgmma / tcgen05.mma shape and fragment rules --------===//
 //
-// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+// Part of tilec. TileSupport is compiler-only: LLVM Support, no MLIR or CUDA.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Support/MmaTypes.h"
+#include "lib/Support/EncodingError.h"
 
 namespace tilec {
 
-const char *elemTypeName(ElemType T) {
-  switch (T) {
-  case ElemType::F16:
-    return "f16";
-  case ElemType::BF16:
-    return "bf16";
-  case ElemType::TF32:
-    return "tf32";
-  case ElemType::F32:
-    return "f32";
-  case ElemType::E4M3:
-    return "e4m3";
-  case ElemType::E5M2:
-    return "e5m2";
-  case ElemType::E2M3:
-    return "e2m3";
-  case ElemType::E3M2:
-    return "e3m2";
-  case ElemType::E2M1:
-    return "e2m1";
-  case ElemType::S8:
-    return "s8";
-  case ElemType::U8:
-    return "u8";
-  case ElemType::S32:
-    return "s32";
-  }
-  return "invalid";
-}
+using vocab::ElementType;
 
-Outcome<uint32_t> wgmmaK(ElemType T) {
+llvm::Expected<uint32_t> wgmmaK(ElementType T) {
   switch (T) {
-  case ElemType::F16:
-  case ElemType::BF16:
+  case ElementType::F16:
+  case ElementType::BF16:
     return 16u;
-  case ElemType::TF32:
+  case ElementType::TF32:
     return 8u;
-  case ElemType::E4M3:
-  case ElemType::E5M2:
-  case ElemType::S8:
-  case ElemType::U8:
+  case ElementType::E4M3:
+  case ElementType::E5M2:
+  case ElementType::I8:
+  case ElementType::U8:
     return 32u;
   default:
-    return Outcome<uint32_t>::failure(formatMessage(
-        "wgmma has no dense shape with ", elemTypeName(T), " inputs"));
+    return encodingError("wgmma has no dense shape with {0} inputs",
+                         vocab::toString(T));
   }
 }
 
-std::optional<std::string> checkWgmmaN(uint32_t N, ElemType T) {
-  Outcome<uint32_t> K = wgmmaK(T);
+llvm::Error checkWgmmaN(uint32_t N, ElementType T) {
+  llvm::Expected<uint32_t> K = wgmmaK(T);
   if (!K)
-    return K.error();
-  if (T == ElemType::S8 || T == ElemType::U8) {
+    return K.takeError();
+  if (T == ElementType::I8 || T == ElementType::U8) {
     bool Small = N == 8 || N == 16 || N == 24 || N == 32;
     bool Large = N >= 48 && N <= 256 && N % 16 == 0;
     if (!Small && !Large)
-      return formatMessage("wgmma with ", elemTypeName(T),
-                           " inputs needs n in {8, 16, 24, 32} or a multiple "
-                           "of 16 in [48, 256], got n=",
-                           N);
-    return std::nullopt;
+      return encodingError("wgmma with {0} inputs needs n in {{8, 16, 24, 32} "
+                           "or a multiple of 16 in [48, 256], got n={1}",
+                           vocab::toString(T), N);
+    return llvm::Error::success();
   }
   if (N < 8 || N > 256 || N % 8 != 0)
-    return formatMessage(
-        "wgmma with ", elemTypeName(T),
-        " inputs needs n a multiple of 8 in [8, 256], got n=", N);
-  return std::nullopt;
+    return encodingError(
+        "wgmma with {0} inputs needs n a multiple of 8 in [8, 256], got n={1}",
+        vocab::toString(T), N);
+  return llvm::Error::success();
 }
 
-std::optional<std::string> checkWgmmaMajor(ElemType T, MmaMajor A, MmaMajor B) {
-  bool SixteenBit = T == ElemType::F16 || T == ElemType::BF16;
+llvm::Error checkWgmmaMajor(ElementType T, MmaMajor A, MmaMajor B) {
+  bool SixteenBit = T == ElementType::F16 || T == ElementType::BF16;
   if (!SixteenBit && (A == MmaMajor::MN || B == MmaMajor::MN))
-    return formatMessage("wgmma with ", elemTypeName(T),
-                         " inputs needs k-major a and b; only f16 and bf16 "
-                         "operands may be mn-major");
-  return std::nullopt;
+    return encodingError("wgmma with {0} inputs needs k-major a and b; only "
+                         "f16 and bf16 operands may be mn-major",
+                         vocab::toString(T));
+  return llvm::Error::success();
 }
 
-Outcome<uint32_t> wgmmaAccumulatorRegs(uint32_t N, ElemType D) {
+llvm::Expected<uint32_t> wgmmaAccumulatorRegs(uint32_t N, ElementType D) {
   if (N < 8 || N > 256 || N % 8 != 0)
-    return Outcome<uint32_t>::failure(formatMessage(
-        "wgmma accumulator needs n a multiple of 8 in [8, 256], got n=", N));
+    return encodingError(
+        "wgmma accumulator needs n a multiple of 8 in [8, 256], got n={0}", N);
   switch (D) {
-  case ElemType::F32:
-  case ElemType::S32:
+  case ElementType::F32:
+  case ElementType::I32:
     return N / 2;
-  case ElemType::F16:
+  case ElementType::F16:
     return N / 4;
   default:
-    return Outcome<uint32_t>::failure(
-        formatMessage("wgmma has no ", elemTypeName(D), " accumulator"));
+    return encodingError("wgmma has no {0} accumulator", vocab::toString(D));
   }
 }
 
@@ -112,22 +83,21 @@ TileCoord wgmmaAccumulatorCoord(uint32_t ThreadInWarpgroup, uint32_t Reg) {
   return C;
 }
 
-std::optional<std::string> checkTcgen05Shape(uint32_t M, uint32_t N,
-                                             uint32_t CtaGroup) {
+llvm::Error checkTcgen05Shape(uint32_t M, uint32_t N, uint32_t CtaGroup) {
   if (CtaGroup != 1 && CtaGroup != 2)
-    return formatMessage("cta_group must be 1 or 2, got ", CtaGroup);
+    return encodingError("cta_group must be 1 or 2, got {0}", CtaGroup);
   // cta_group::2 doubles M (each CTA holds half) and steps N by 16.
   uint32_t SmallM = 64 * CtaGroup;
   uint32_t NStep = 8 * CtaGroup;
   if (M != SmallM && M != 2 * SmallM)
-    return formatMessage("tcgen05 M of ", M,
-                         " is not supported with "
-                         "cta_group ",
-                         CtaGroup, "; use ", SmallM, " or ", 2 * SmallM);
+    return encodingError(
+        "tcgen05 M of {0} is not supported with cta_group {1}; use {2} or {3}",
+        M, CtaGroup, SmallM, 2 * SmallM);
   if (N < NStep || N > 256 || N % NStep != 0)
-    return formatMessage("tcgen05 N of ", N, " must be a multiple of ", NStep,
-                         " in ", NStep, "..256");
-  return std::nullopt;
+    return encodingError("tcgen05 N of {0} must be a multiple of {1} in "
+                         "{1}..256",
+                         N, NStep);
+  return llvm::Error::success();
 }
 
 } // namespace tilec

@@ -1,6 +1,6 @@
 //===- MmaTypes.h - wgmma / tcgen05 shape and fragment rules ---*- C++ -*-===//
 //
-// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+// Part of tilec. TileSupport is compiler-only: LLVM Support, no MLIR or CUDA.
 //
 //===----------------------------------------------------------------------===//
 //
@@ -16,33 +16,17 @@
 #ifndef TILEC_SUPPORT_MMATYPES_H
 #define TILEC_SUPPORT_MMATYPES_H
 
-#include "lib/Support/Outcome.h"
+#include "tilec/Vocabulary.h"
+
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
-#include <optional>
-#include <string>
 
 namespace tilec {
 
-/// Element types that appear as MMA operands or accumulators.
-enum class ElemType : uint8_t {
-  F16,
-  BF16,
-  TF32,
-  F32,
-  E4M3,
-  E5M2,
-  E2M3,
-  E3M2,
-  E2M1,
-  S8,
-  U8,
-  S32,
-};
-
-/// Returns the PTX spelling ("f16", "bf16", "e4m3", ...).
-/// Why: error messages name types the way PTX does.
-const char *elemTypeName(ElemType T);
+// Element types are the vocabulary's (runtime/include/tilec/Vocabulary.h),
+// one table for the compiler, the bundle and the runtime; messages name them
+// with vocab::toString.
 
 /// Which dimension of an operand tile is contiguous in shared memory.
 /// K: rows are M (or N) and K is contiguous (PTX "K-major", no transpose).
@@ -54,24 +38,24 @@ enum class MmaMajor : uint8_t { K, MN };
 //===----------------------------------------------------------------------===//
 
 /// K of one wgmma.mma_async for input type \p T: 16 (f16, bf16), 8 (tf32),
-/// 32 (e4m3, e5m2, s8, u8). Why: the K loop of the lowering steps by it, and
+/// 32 (e4m3, e5m2, i8, u8). Why: the K loop of the lowering steps by it, and
 /// it is always 32 bytes of K, one descriptor advance of 2.
-Outcome<uint32_t> wgmmaK(ElemType T);
+llvm::Expected<uint32_t> wgmmaK(vocab::ElementType T);
 
 /// Checks N of wgmma m64nNk for input type \p T: a multiple of 8 in [8, 256];
-/// for s8/u8 only 8, 16, 24, 32 and multiples of 16 in [48, 256]. Returns the
-/// error, or std::nullopt when legal. Why: an illegal N fails in ptxas only.
-std::optional<std::string> checkWgmmaN(uint32_t N, ElemType T);
+/// for i8/u8 only 8, 16, 24, 32 and multiples of 16 in [48, 256]. Returns the
+/// error, or success when legal. Why: an illegal N fails in ptxas only.
+llvm::Error checkWgmmaN(uint32_t N, vocab::ElementType T);
 
 /// Checks operand majorness: only 16-bit inputs (f16, bf16) may be MN-major.
-/// Returns the error, or std::nullopt when legal. Why: PTX only allows the
+/// Returns the error, or success when legal. Why: PTX only allows the
 /// transpose immediates for .f16/.bf16.
-std::optional<std::string> checkWgmmaMajor(ElemType T, MmaMajor A, MmaMajor B);
+llvm::Error checkWgmmaMajor(vocab::ElementType T, MmaMajor A, MmaMajor B);
 
-/// 32-bit accumulator registers per thread for m64nN: N/2 for f32 or s32,
+/// 32-bit accumulator registers per thread for m64nN: N/2 for f32 or i32,
 /// N/4 (f16x2) for f16. Why: sizes the accumulator fragment and the register
 /// budget of a consumer warpgroup.
-Outcome<uint32_t> wgmmaAccumulatorRegs(uint32_t N, ElemType D);
+llvm::Expected<uint32_t> wgmmaAccumulatorRegs(uint32_t N, vocab::ElementType D);
 
 /// A (row, column) position inside an MMA result tile.
 struct TileCoord {
@@ -79,7 +63,7 @@ struct TileCoord {
   uint32_t Col = 0;
 };
 
-/// Position in the 64xN f32/s32 accumulator held by register \p Reg of thread
+/// Position in the 64xN f32/i32 accumulator held by register \p Reg of thread
 /// \p ThreadInWarpgroup (0..127): row = 16*(t/32) + (t%32)/4 + 8*((i/2)%2),
 /// col = 8*(i/4) + 2*(t%4) + i%2. Why: epilogues scatter the accumulator and
 /// must know which element each register holds (PTX "WGMMA .m64nNk16 register
@@ -94,10 +78,9 @@ TileCoord wgmmaAccumulatorCoord(uint32_t ThreadInWarpgroup, uint32_t Reg);
 /// f8f6f4):
 /// cta_group 1: M 64 or 128, N a multiple of 8 in [8, 256];
 /// cta_group 2: M 128 or 256, N a multiple of 16 in [16, 256].
-/// Returns the error, or std::nullopt when legal. Why: the instruction
+/// Returns the error, or success when legal. Why: the instruction
 /// descriptor encodes any N>>3 and M>>4, legal or not.
-std::optional<std::string> checkTcgen05Shape(uint32_t M, uint32_t N,
-                                             uint32_t CtaGroup);
+llvm::Error checkTcgen05Shape(uint32_t M, uint32_t N, uint32_t CtaGroup);
 
 } // namespace tilec
 

@@ -1,10 +1,11 @@
 //===- Swizzle.cpp - Shared-memory swizzle modes and tile layout ----------===//
 //
-// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+// Part of tilec. TileSupport is compiler-only: LLVM Support, no MLIR or CUDA.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Support/Swizzle.h"
+#include "lib/Support/EncodingError.h"
 
 namespace tilec {
 
@@ -44,25 +45,23 @@ uint32_t swizzledRowMajorOffset(Swizzle S, uint32_t RowBytes, uint32_t Row,
   return swizzleByteOffset(S, Row * RowBytes + ColByte);
 }
 
-Outcome<SmemTileLayout> makeSmemTileLayout(uint32_t Rows, uint32_t Cols,
-                                           uint32_t ElemBytes, Swizzle S,
-                                           NoSwizzleLayout NoSwizzle) {
-  using Result = Outcome<SmemTileLayout>;
+llvm::Expected<SmemTileLayout> makeSmemTileLayout(uint32_t Rows, uint32_t Cols,
+                                                  uint32_t ElemBytes, Swizzle S,
+                                                  NoSwizzleLayout NoSwizzle) {
   if (Rows == 0 || Cols == 0)
-    return Result::failure(formatMessage("tile shape ", Rows, "x", Cols,
-                                         " has an empty dimension"));
+    return encodingError("tile shape {0}x{1} has an empty dimension", Rows,
+                         Cols);
   if (ElemBytes != 1 && ElemBytes != 2 && ElemBytes != 4 && ElemBytes != 8)
-    return Result::failure(formatMessage("element size of ", ElemBytes,
-                                         " bytes is not 1, 2, 4 or 8"));
+    return encodingError("element size of {0} bytes is not 1, 2, 4 or 8",
+                         ElemBytes);
   uint64_t RowBytes = uint64_t(Cols) * ElemBytes;
   if (RowBytes * Rows > UINT32_MAX)
-    return Result::failure(formatMessage("tile ", Rows, "x", Cols, " of ",
-                                         ElemBytes,
-                                         "-byte elements is too large"));
+    return encodingError("tile {0}x{1} of {2}-byte elements is too large", Rows,
+                         Cols, ElemBytes);
   if (RowBytes % 16 != 0)
-    return Result::failure(formatMessage(
-        "tile rows of ", RowBytes, " bytes (", Cols, " elements of ", ElemBytes,
-        " bytes) are not a multiple of 16 bytes"));
+    return encodingError("tile rows of {0} bytes ({1} elements of {2} bytes) "
+                         "are not a multiple of 16 bytes",
+                         RowBytes, Cols, ElemBytes);
 
   SmemTileLayout L;
   L.Rows = Rows;
@@ -72,12 +71,12 @@ Outcome<SmemTileLayout> makeSmemTileLayout(uint32_t Rows, uint32_t Cols,
   if (S != Swizzle::None) {
     uint32_t Span = swizzleSpanBytes(S);
     if (RowBytes % Span != 0)
-      return Result::failure(formatMessage(
-          "tile rows of ", RowBytes, " bytes are not a multiple of the ",
-          vocab::toString(S), " swizzle span (", Span, " bytes)"));
+      return encodingError("tile rows of {0} bytes are not a multiple of the "
+                           "{1} swizzle span ({2} bytes)",
+                           RowBytes, vocab::toString(S), Span);
     if (Rows % 8 != 0)
-      return Result::failure(formatMessage(
-          "swizzled tile needs a multiple of 8 rows, got ", Rows));
+      return encodingError("swizzled tile needs a multiple of 8 rows, got {0}",
+                           Rows);
     L.BlockBytes = Span;
     return L;
   }
@@ -86,8 +85,9 @@ Outcome<SmemTileLayout> makeSmemTileLayout(uint32_t Rows, uint32_t Cols,
     return L;
   }
   if (Rows % 8 != 0)
-    return Result::failure(formatMessage(
-        "interleaved no-swizzle tile needs a multiple of 8 rows, got ", Rows));
+    return encodingError(
+        "interleaved no-swizzle tile needs a multiple of 8 rows, got {0}",
+        Rows);
   L.BlockBytes = 16;
   return L;
 }

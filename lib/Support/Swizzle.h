@@ -1,6 +1,6 @@
 //===- Swizzle.h - Shared-memory swizzle modes and tile layout --*- C++ -*-===//
 //
-// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+// Part of tilec. TileSupport is compiler-only: LLVM Support, no MLIR or CUDA.
 //
 //===----------------------------------------------------------------------===//
 //
@@ -33,9 +33,9 @@
 #ifndef TILEC_SUPPORT_SWIZZLE_H
 #define TILEC_SUPPORT_SWIZZLE_H
 
-#include "lib/Support/Outcome.h"
-
 #include "tilec/Vocabulary.h"
+
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 
@@ -108,7 +108,7 @@ struct SmemTileLayout {
 /// no-swizzle layout needs a multiple of 8 rows; every layout needs rows of a
 /// multiple of 16 bytes. Why: one place decides the layout that TMA boxes, MMA
 /// descriptors and thread addressing all assume.
-Outcome<SmemTileLayout>
+llvm::Expected<SmemTileLayout>
 makeSmemTileLayout(uint32_t Rows, uint32_t Cols, uint32_t ElemBytes, Swizzle S,
                    NoSwizzleLayout NoSwizzle = NoSwizzleLayout::Interleaved);
 

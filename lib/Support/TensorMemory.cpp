@@ -1,10 +1,11 @@
 //===- TensorMemory.cpp - tcgen05 tensor-memory helpers -------------------===//
 //
-// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+// Part of tilec. TileSupport is compiler-only: LLVM Support, no MLIR or CUDA.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Support/TensorMemory.h"
+#include "lib/Support/EncodingError.h"
 
 namespace tilec {
 
@@ -12,13 +13,13 @@ namespace {
 bool isPowerOfTwo(uint32_t X) { return X != 0 && (X & (X - 1)) == 0; }
 } // namespace
 
-Outcome<uint32_t> tmemAllocColumns(uint32_t NeededColumns) {
+llvm::Expected<uint32_t> tmemAllocColumns(uint32_t NeededColumns) {
   if (NeededColumns == 0)
-    return Outcome<uint32_t>::failure("tensor memory allocation of 0 columns");
+    return encodingError("tensor memory allocation of 0 columns");
   if (NeededColumns > TmemColumns)
-    return Outcome<uint32_t>::failure(formatMessage(
-        "tensor memory allocation of ", NeededColumns, " columns exceeds the ",
-        TmemColumns, " columns of an sm"));
+    return encodingError("tensor memory allocation of {0} columns exceeds the "
+                         "{1} columns of an sm",
+                         NeededColumns, TmemColumns);
   uint32_t Columns = 32;
   while (Columns < NeededColumns)
     Columns *= 2;
@@ -31,17 +32,15 @@ uint32_t tmemAddress(uint32_t Lane, uint32_t Column) {
 
 uint32_t tmemWarpLaneBase(uint32_t WarpId) { return 32 * (WarpId % 4); }
 
-Outcome<TmemLoadPlan> planTcgen05Ld32x32b(uint32_t NColumns,
-                                          uint32_t RegsPerLoad) {
-  using Result = Outcome<TmemLoadPlan>;
+llvm::Expected<TmemLoadPlan> planTcgen05Ld32x32b(uint32_t NColumns,
+                                                 uint32_t RegsPerLoad) {
   if (!isPowerOfTwo(RegsPerLoad) || RegsPerLoad > 128)
-    return Result::failure(formatMessage(
-        "tcgen05.ld.32x32b needs .num a power of two in [1, 128], got ",
-        RegsPerLoad));
+    return encodingError(
+        "tcgen05.ld.32x32b needs .num a power of two in [1, 128], got {0}",
+        RegsPerLoad);
   if (NColumns == 0 || NColumns % RegsPerLoad != 0)
-    return Result::failure(formatMessage("cannot read ", NColumns,
-                                         " columns with loads of ", RegsPerLoad,
-                                         " columns"));
+    return encodingError("cannot read {0} columns with loads of {1} columns",
+                         NColumns, RegsPerLoad);
   TmemLoadPlan Plan;
   Plan.Num = RegsPerLoad;
   Plan.LoadsPerWarp = NColumns / RegsPerLoad;

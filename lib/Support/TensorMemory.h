@@ -1,6 +1,6 @@
 //===- TensorMemory.h - tcgen05 tensor-memory helpers -----------*- C++ -*-===//
 //
-// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+// Part of tilec. TileSupport is compiler-only: LLVM Support, no MLIR or CUDA.
 //
 //===----------------------------------------------------------------------===//
 //
@@ -19,7 +19,7 @@
 #ifndef TILEC_SUPPORT_TENSORMEMORY_H
 #define TILEC_SUPPORT_TENSORMEMORY_H
 
-#include "lib/Support/Outcome.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 
@@ -33,7 +33,7 @@ constexpr uint32_t TmemLanes = 128;
 /// Columns to pass to tcgen05.alloc for \p NeededColumns 32-bit columns: the
 /// next power of two that is at least 32; an error for 0 or above 512. Why:
 /// any other count faults at run time.
-Outcome<uint32_t> tmemAllocColumns(uint32_t NeededColumns);
+llvm::Expected<uint32_t> tmemAllocColumns(uint32_t NeededColumns);
 
 /// Tensor-memory address of (Lane, Column): lane in bits 16-31, column in
 /// bits 0-15. Why: tcgen05.ld / .st / .mma take this 32-bit address.
@@ -55,8 +55,8 @@ struct TmemLoadPlan {
 /// per tcgen05.ld: .32x32b.x<RegsPerLoad>, NColumns / RegsPerLoad loads per
 /// warp. RegsPerLoad must be a power of two in [1, 128] dividing NColumns.
 /// Why: the epilogue trades registers against the number of loads.
-Outcome<TmemLoadPlan> planTcgen05Ld32x32b(uint32_t NColumns,
-                                          uint32_t RegsPerLoad);
+llvm::Expected<TmemLoadPlan> planTcgen05Ld32x32b(uint32_t NColumns,
+                                                 uint32_t RegsPerLoad);
 
 /// A position in tensor memory.
 struct TmemCoord {

@@ -1,10 +1,11 @@
 //===- TmaBoxes.cpp - TMA box planning for shared-memory tiles ------------===//
 //
-// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+// Part of tilec. TileSupport is compiler-only: LLVM Support, no MLIR or CUDA.
 //
 //===----------------------------------------------------------------------===//
 
 #include "lib/Support/TmaBoxes.h"
+#include "lib/Support/EncodingError.h"
 
 namespace tilec {
 
@@ -13,14 +14,13 @@ namespace {
 constexpr uint32_t TmaSmemAlignment = 128;
 } // namespace
 
-Outcome<TmaBoxPlan> planTmaBoxes(const SmemTileLayout &L) {
-  using Result = Outcome<TmaBoxPlan>;
+llvm::Expected<TmaBoxPlan> planTmaBoxes(const SmemTileLayout &L) {
   uint32_t BoxCols = L.blockCols();
   if (BoxCols > MaxTmaBoxDim)
-    return Result::failure(formatMessage(
-        "row-major tile rows of ", L.Cols,
-        " elements exceed the 256-element tma box limit; use a swizzled or "
-        "interleaved layout"));
+    return encodingError("row-major tile rows of {0} elements exceed the "
+                         "256-element tma box limit; use a swizzled or "
+                         "interleaved layout",
+                         L.Cols);
 
   // A chunk of a swizzled block must start on a swizzle repeat (8 rows). For
   // the interleaved layout (16-byte rows) the 128-byte alignment below
@@ -36,10 +36,10 @@ Outcome<TmaBoxPlan> planTmaBoxes(const SmemTileLayout &L) {
     }
   }
   if (BoxRows == 0)
-    return Result::failure(formatMessage(
-        "no box height of at most 256 rows divides the ", L.Rows,
-        " rows of the tile with ", TmaSmemAlignment,
-        "-byte-aligned destinations (rows of ", L.BlockBytes, " bytes)"));
+    return encodingError("no box height of at most 256 rows divides the {0} "
+                         "rows of the tile with {1}-byte-aligned destinations "
+                         "(rows of {2} bytes)",
+                         L.Rows, TmaSmemAlignment, L.BlockBytes);
 
   TmaBoxPlan Plan;
   Plan.BoxCols = BoxCols;

@@ -1,6 +1,6 @@
 //===- TmaBoxes.h - TMA box planning for shared-memory tiles ----*- C++ -*-===//
 //
-// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+// Part of tilec. TileSupport is compiler-only: LLVM Support, no MLIR or CUDA.
 //
 //===----------------------------------------------------------------------===//
 //
@@ -18,8 +18,9 @@
 #ifndef TILEC_SUPPORT_TMABOXES_H
 #define TILEC_SUPPORT_TMABOXES_H
 
-#include "lib/Support/Outcome.h"
 #include "lib/Support/Swizzle.h"
+
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <vector>
@@ -62,7 +63,7 @@ struct TmaBoxPlan {
 /// than 256 elements or no such chunk height divides the rows. Why: the
 /// dispatch pass records the box in the kernel's tensor-map metadata and
 /// issues one copy per box.
-Outcome<TmaBoxPlan> planTmaBoxes(const SmemTileLayout &L);
+llvm::Expected<TmaBoxPlan> planTmaBoxes(const SmemTileLayout &L);
 
 } // namespace tilec
 

@@ -8,7 +8,6 @@
 #define DEBUG_TYPE "tile-dispatch"
 
 #include "lib/Support/MmaTypes.h"
-#include "lib/Support/TmaBoxes.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEDISPATCH
@@ -47,12 +46,12 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
       }
       copy.setDispatchAttr(CopyDispatchAttr::get(ctx, CopyDispatch::tma));
       SmemType smem = copy.getSmemType();
-      auto plan = tilec::planTmaBoxes(*getTileLayout(smem));
+      tilec::TmaBoxPlan plan = getTmaBoxPlan(smem);
       GlobalType global = copy.getGlobalType();
       // Box dims outermost first; dimensions above the tile get extent 1.
       SmallVector<int64_t> box(global.getRank(), 1);
-      box[global.getRank() - 2] = plan->BoxRows;
-      box[global.getRank() - 1] = plan->BoxCols;
+      box[global.getRank() - 2] = plan.BoxRows;
+      box[global.getRank() - 1] = plan.BoxCols;
       copy.setTensormapAttr(TensorMapParamAttr::get(
           ctx, getArgNumber(copy.getGlobal()), box, smem.getSwizzle()));
       LLVM_DEBUG(llvm::dbgs() << "copy at " << copy.getLoc() << ": TMA with "
@@ -75,11 +74,11 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
     auto layout = getTileLayout(smem);
     if (!layout)
       return copy.emitOpError("shared tile cannot be copied by TMA: ")
-             << layout.error();
+             << llvm::toString(layout.takeError());
     auto plan = tilec::planTmaBoxes(*layout);
     if (!plan)
       return copy.emitOpError("shared tile cannot be copied by TMA: ")
-             << plan.error();
+             << llvm::toString(plan.takeError());
     GlobalType global = copy.getGlobalType();
     // Global strides are row lengths; TMA needs each a multiple of 16 bytes.
     ArrayRef<int64_t> shape = global.getShape();
@@ -101,7 +100,7 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
 
   LogicalResult checkGemm(KernelOp kernel, GemmAsyncOp gemm) {
     auto a = cast<SmemType>(gemm.getA().getType());
-    auto elem = toElemType(a.getElementType());
+    auto elem = getVocabElementType(a.getElementType());
     if (isa<FragType>(gemm.getAcc().getType())) {
       if (kernel.isBlackwell())
         return gemm.emitOpError("wgmma needs sm_90a, the kernel targets ")
@@ -109,8 +108,9 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
       gemm.setDispatchAttr(
           GemmDispatchAttr::get(gemm.getContext(), GemmDispatch::wgmma));
       auto frag = cast<FragType>(gemm.getAcc().getType());
-      if (auto err = tilec::checkWgmmaN(frag.getShape()[1], *elem))
-        return gemm.emitOpError("wgmma cannot use this N: ") << *err;
+      if (llvm::Error err = tilec::checkWgmmaN(frag.getShape()[1], *elem))
+        return gemm.emitOpError("wgmma cannot use this N: ")
+               << llvm::toString(std::move(err));
       return success();
     }
     // Shapes and cta_group were checked by the op's verifier.

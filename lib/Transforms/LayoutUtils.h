@@ -4,18 +4,19 @@
 #define TILEC_LIB_TRANSFORMS_LAYOUTUTILS_H
 
 #include "dialects/Tile/TileDialect.h"
-#include "lib/Support/MmaTypes.h"
 #include "lib/Support/Swizzle.h"
+#include "lib/Support/TmaBoxes.h"
 
 namespace mlir::tile {
-
-/// The MMA element type of `type`, if it is one.
-std::optional<tilec::ElemType> toElemType(Type type);
 
 /// The layout of one tile (the two innermost dimensions) of `type`. An
 /// unswizzled buffer is row-major: only TMA reads it (the MMA needs a swizzle,
 /// which the gemm_async verifier enforces).
-tilec::Outcome<tilec::SmemTileLayout> getTileLayout(SmemType type);
+llvm::Expected<tilec::SmemTileLayout> getTileLayout(SmemType type);
+
+/// The TMA boxes of one tile of `type`, for a copy that tile-dispatch
+/// accepted (it reports the layout and plan errors).
+tilec::TmaBoxPlan getTmaBoxPlan(SmemType type);
 
 /// Bytes from a buffer's base to the tile selected by `leading` indices
 /// (all but the two innermost dimensions), as a multiple of the tile size.

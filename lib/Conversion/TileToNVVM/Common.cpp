@@ -215,16 +215,17 @@ FailureOr<MmaTiles> getMmaTiles(GemmAsyncOp op, SmemDescEncoder encode,
   MmaTiles t;
   t.aType = cast<SmemType>(op.getA().getType());
   t.bType = cast<SmemType>(op.getB().getType());
-  t.aLayout = *getTileLayout(t.aType);
-  t.bLayout = *getTileLayout(t.bType);
-  auto aDesc = encode(t.aLayout, tilec::MmaMajor::K);
-  auto bDesc = encode(t.bLayout, tilec::MmaMajor::K);
-  if (!aDesc || !bDesc)
-    return op.emitOpError("cannot build a ")
-           << unit
-           << " descriptor: " << (aDesc ? bDesc.error() : aDesc.error());
-  t.aDesc = *aDesc;
-  t.bDesc = *bDesc;
+  // The gemm_async verifier and tile-dispatch accepted both layouts.
+  t.aLayout = llvm::cantFail(getTileLayout(t.aType));
+  t.bLayout = llvm::cantFail(getTileLayout(t.bType));
+  for (auto [layout, desc] :
+       {std::pair(&t.aLayout, &t.aDesc), std::pair(&t.bLayout, &t.bDesc)}) {
+    llvm::Expected<uint64_t> encoded = encode(*layout, tilec::MmaMajor::K);
+    if (!encoded)
+      return op.emitOpError("cannot build a ")
+             << unit << " descriptor: " << llvm::toString(encoded.takeError());
+    *desc = *encoded;
+  }
   return t;
 }
 

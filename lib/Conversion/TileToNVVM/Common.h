@@ -12,7 +12,6 @@
 
 #include "lib/Conversion/Passes.h"
 #include "lib/Support/MmaTypes.h"
-#include "lib/Support/Outcome.h"
 #include "lib/Support/Swizzle.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -179,7 +178,7 @@ struct MmaTiles {
   uint64_t aDesc = 0, bDesc = 0;
 };
 /// wgmma's or tcgen05's descriptor encoder.
-using SmemDescEncoder = tilec::Outcome<uint64_t> (*)(
+using SmemDescEncoder = llvm::Expected<uint64_t> (*)(
     const tilec::SmemTileLayout &, tilec::MmaMajor);
 /// The tiles of `op` with descriptors from `encode`; an error naming `unit`
 /// ("wgmma", "tcgen05") when a descriptor cannot be built.

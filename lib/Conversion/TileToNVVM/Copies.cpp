@@ -26,7 +26,7 @@ struct CopyAsyncLowering : ConvertOpToLLVMPattern<CopyAsyncOp> {
       return rewriter.notifyMatchFailure(op, "tensor map not in the ABI");
     Value tmap = func.getArgument(mapIndex);
     SmemType smemType = op.getSmemType();
-    auto plan = tilec::planTmaBoxes(*getTileLayout(smemType));
+    tilec::TmaBoxPlan plan = getTmaBoxPlan(smemType);
     bool load = op.isLoad();
     ValueRange smemIdx =
         load ? adaptor.getDstIndices() : adaptor.getSrcIndices();
@@ -58,7 +58,7 @@ struct CopyAsyncLowering : ConvertOpToLLVMPattern<CopyAsyncOp> {
       mask = arith::ConstantIntOp::create(b, loc, b.getI16Type(), *m);
 
     unsigned rank = globalIdx.size();
-    for (const tilec::TmaBox &box : plan->Boxes) {
+    for (const tilec::TmaBox &box : plan.Boxes) {
       // TMA coordinates run innermost first.
       SmallVector<Value> coords;
       for (unsigned d = rank; d-- > 0;) {

@@ -112,7 +112,8 @@ struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
     auto smem = cast<SmemType>(op.getDst().getType());
     auto layout = getTileLayout(smem);
     if (!layout)
-      return op.emitOpError("destination layout: ") << layout.error();
+      return op.emitOpError("destination layout: ")
+             << llvm::toString(layout.takeError());
     int64_t elemBytes = smem.getElementBytes();
     int64_t blockBytes = layout->BlockBytes;
     int64_t blockSize = layout->blockSizeBytes();

@@ -40,8 +40,7 @@ template <typename Fn> void onWarpZero(OpBuilder &b, Location loc, Fn body) {
 
 int64_t tmemColumns(Type type) {
   int64_t cols = cast<TmemType>(type).getShape()[1];
-  auto rounded = tilec::tmemAllocColumns(cols);
-  return rounded ? *rounded : 512;
+  return llvm::expectedToOptional(tilec::tmemAllocColumns(cols)).value_or(512);
 }
 
 struct TmemAllocLowering : ConvertOpToLLVMPattern<TmemAllocOp> {
@@ -153,10 +152,6 @@ struct TmemWaitLowering : ConvertOpToLLVMPattern<TmemWaitOp> {
   }
 };
 
-tilec::ElemType supportElemType(Type t) {
-  return toElemType(t).value_or(tilec::ElemType::F16);
-}
-
 /// tcgen05.mma for a tensor-memory accumulator: one instruction per K step,
 /// issued by one thread.
 struct Tcgen05GemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
@@ -177,18 +172,19 @@ struct Tcgen05GemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
     auto [aType, bType, aLayout, bLayout, aDesc, bDesc] = *tiles;
     int64_t cg = op.getCtaGroup();
     tilec::Tcgen05MmaConfig config;
-    config.A = config.B = supportElemType(aType.getElementType());
-    config.D = tilec::ElemType::F32;
+    config.A = config.B = getVocabElementType(aType.getElementType())
+                              .value_or(tilec::vocab::ElementType::F16);
+    config.D = tilec::vocab::ElementType::F32;
     config.M = aType.getShape()[aType.getRank() - 2] * cg;
     config.N = bType.getShape()[bType.getRank() - 2] * cg;
     config.CtaGroup = cg;
     auto idesc = tilec::makeTcgen05InstrDesc(config);
     if (!idesc)
       return op.emitOpError("cannot build the tcgen05 instruction descriptor: ")
-             << idesc.error();
+             << llvm::toString(idesc.takeError());
     auto kind = tilec::tcgen05KindFor(config.A, config.B);
     if (!kind)
-      return op.emitOpError(kind.error());
+      return op.emitOpError(llvm::toString(kind.takeError()));
     // The NVVM kind of the same spelling ("f16", "tf32", "f8f6f4").
     auto mmaKind = NVVM::symbolizeTcgen05MMAKind(tilec::tcgen05KindName(*kind));
     if (!mmaKind)

@@ -13,30 +13,26 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Support/Descriptors.h"
+#include "test/unit/support/ExpectedHelpers.h"
 
 #include "gtest/gtest.h"
 
 using namespace tilec;
+using namespace tilec::test;
 
 namespace {
 
 SmemTileLayout layout(uint32_t Rows, uint32_t Cols, uint32_t ElemBytes,
                       Swizzle S) {
-  Outcome<SmemTileLayout> L = makeSmemTileLayout(Rows, Cols, ElemBytes, S);
-  EXPECT_TRUE(L) << L.error();
-  return *L;
+  return valueOf(makeSmemTileLayout(Rows, Cols, ElemBytes, S));
 }
 
 uint64_t wgmma(const SmemTileLayout &L, MmaMajor Major = MmaMajor::K) {
-  Outcome<uint64_t> D = wgmmaOperandDesc(L, Major);
-  EXPECT_TRUE(D) << D.error();
-  return D ? *D : 0;
+  return valueOf(wgmmaOperandDesc(L, Major));
 }
 
 uint64_t tcgen05(const SmemTileLayout &L, MmaMajor Major = MmaMajor::K) {
-  Outcome<uint64_t> D = tcgen05OperandDesc(L, Major);
-  EXPECT_TRUE(D) << D.error();
-  return D ? *D : 0;
+  return valueOf(tcgen05OperandDesc(L, Major));
 }
 
 TEST(DescriptorsTest, AddressField) {
@@ -60,7 +56,7 @@ TEST(DescriptorsTest, Wgmma128BGolden) {
   F.LeadingByteOffset = 16;
   F.StrideByteOffset = 1024;
   F.Swz = Swizzle::B128;
-  EXPECT_EQ(*encodeWgmmaSmemDesc(F), 0x4000004000010040ull);
+  EXPECT_EQ(valueOf(encodeWgmmaSmemDesc(F)), 0x4000004000010040ull);
 }
 
 // Same tile for tcgen05: add 1 << 46 (0x0000'4000'0000'0000) and layout code
@@ -109,8 +105,8 @@ TEST(DescriptorsTest, KMajorNoSwizzleGolden) {
 // the interleaved layout; the ISA gives LBO field 16 and SBO field 8.
 TEST(DescriptorsTest, PtxNoSwizzleTf32Example) {
   SmemTileLayout L = layout(16, 16, 4, Swizzle::None);
-  Outcome<OperandStrides> S = mmaOperandStrides(L, MmaMajor::K);
-  ASSERT_TRUE(S) << S.error();
+  llvm::Expected<OperandStrides> S = mmaOperandStrides(L, MmaMajor::K);
+  ASSERT_TRUE(hasValue(S));
   EXPECT_EQ(S->LeadingByteOffset >> 4, 16u);
   EXPECT_EQ(S->StrideByteOffset >> 4, 8u);
   EXPECT_EQ(wgmma(L), 0x0000000800100000ull);
@@ -147,23 +143,25 @@ TEST(DescriptorsTest, MnMajorNoSwizzleGolden) {
 
 TEST(DescriptorsTest, OperandErrors) {
   // wgmma transposes only 16-bit types.
-  Outcome<uint64_t> Fp8 =
+  llvm::Expected<uint64_t> Fp8 =
       wgmmaOperandDesc(layout(64, 128, 1, Swizzle::B128), MmaMajor::MN);
   ASSERT_FALSE(Fp8);
   EXPECT_EQ(
-      Fp8.error(),
+      errorMessage(std::move(Fp8)),
       "wgmma mn-major operands need 16-bit elements, got 1-byte elements");
   // tcgen05 allows MN-major e4m3 / e5m2 / i8.
-  EXPECT_TRUE(
-      tcgen05OperandDesc(layout(64, 128, 1, Swizzle::B128), MmaMajor::MN));
+  EXPECT_EQ(errorMessage(tcgen05OperandDesc(layout(64, 128, 1, Swizzle::B128),
+                                            MmaMajor::MN)),
+            "");
   // A plain row-major unswizzled tile is not an MMA layout.
-  Outcome<SmemTileLayout> RowMajor =
+  llvm::Expected<SmemTileLayout> RowMajor =
       makeSmemTileLayout(64, 64, 2, Swizzle::None, NoSwizzleLayout::RowMajor);
-  ASSERT_TRUE(RowMajor);
-  Outcome<uint64_t> D = wgmmaOperandDesc(*RowMajor, MmaMajor::K);
+  ASSERT_TRUE(hasValue(RowMajor));
+  llvm::Expected<uint64_t> D = wgmmaOperandDesc(*RowMajor, MmaMajor::K);
   ASSERT_FALSE(D);
-  EXPECT_EQ(D.error(), "no-swizzle mma operand needs the interleaved layout "
-                       "(16-byte column blocks), got 128-byte blocks");
+  EXPECT_EQ(errorMessage(std::move(D)),
+            "no-swizzle mma operand needs the interleaved layout "
+            "(16-byte column blocks), got 128-byte blocks");
 }
 
 // Start-address increments, in 16-byte units, for bf16 128x64 128B K-major:
@@ -172,32 +170,32 @@ TEST(DescriptorsTest, OperandErrors) {
 // NVGPUToNVVM iterateDescriptorA draws the same "descA+512").
 TEST(DescriptorsTest, AdvanceKMajor128B) {
   SmemTileLayout L = layout(128, 64, 2, Swizzle::B128);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 0, 16), 2u);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 0, 32), 4u);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 0, 48), 6u);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 8, 0), 64u);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 64, 0), 512u);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 64, 16), 514u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 0, 16)), 2u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 0, 32)), 4u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 0, 48)), 6u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 8, 0)), 64u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 64, 0)), 512u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 64, 16)), 514u);
   // fp8: one K step of 32 elements is also 32 bytes.
   SmemTileLayout Fp8 = layout(128, 128, 1, Swizzle::B128);
-  EXPECT_EQ(*smemDescAdvance(Fp8, MmaMajor::K, 0, 32), 2u);
+  EXPECT_EQ(valueOf(smemDescAdvance(Fp8, MmaMajor::K, 0, 32)), 2u);
 }
 
 // K beyond the first swizzle atom moves to the next column block:
 // 128 rows x 128 B = 16384 B -> 1024.
 TEST(DescriptorsTest, AdvanceAcrossColumnBlocks) {
   SmemTileLayout L = layout(128, 128, 2, Swizzle::B128);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 0, 64), 1024u);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 0, 80), 1026u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 0, 64)), 1024u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 0, 80)), 1026u);
 }
 
 // Interleaved: a K step of 8 bf16 is one 16-byte column = rows x 16 bytes.
 TEST(DescriptorsTest, AdvanceNoSwizzle) {
   SmemTileLayout L = layout(128, 64, 2, Swizzle::None);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 0, 8), 128u);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 0, 16), 256u);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 8, 0), 8u);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::K, 64, 0), 64u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 0, 8)), 128u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 0, 16)), 256u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 8, 0)), 8u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::K, 64, 0)), 64u);
 }
 
 // MN-major: a K step of 16 rows is 16 x 128 B (field 128); the next 64-wide
@@ -205,21 +203,21 @@ TEST(DescriptorsTest, AdvanceNoSwizzle) {
 // atom cannot be expressed.
 TEST(DescriptorsTest, AdvanceMnMajor) {
   SmemTileLayout L = layout(64, 128, 2, Swizzle::B128);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::MN, 16, 0), 128u);
-  EXPECT_EQ(*smemDescAdvance(L, MmaMajor::MN, 0, 64), 512u);
-  Outcome<uint32_t> Inside = smemDescAdvance(L, MmaMajor::MN, 0, 32);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::MN, 16, 0)), 128u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::MN, 0, 64)), 512u);
+  llvm::Expected<uint32_t> Inside = smemDescAdvance(L, MmaMajor::MN, 0, 32);
   ASSERT_FALSE(Inside);
-  EXPECT_EQ(Inside.error(),
+  EXPECT_EQ(errorMessage(std::move(Inside)),
             "mn-major column offset 32 does not start a 128-byte column block");
 }
 
 TEST(DescriptorsTest, AdvanceErrors) {
   SmemTileLayout L = layout(128, 64, 2, Swizzle::B128);
-  EXPECT_EQ(smemDescAdvance(L, MmaMajor::K, 4, 0).error(),
+  EXPECT_EQ(errorMessage(smemDescAdvance(L, MmaMajor::K, 4, 0)),
             "row offset 4 is not a multiple of 8 (one core-matrix group)");
-  EXPECT_EQ(smemDescAdvance(L, MmaMajor::K, 0, 4).error(),
+  EXPECT_EQ(errorMessage(smemDescAdvance(L, MmaMajor::K, 0, 4)),
             "column offset 4 (8 bytes) is not a multiple of 16 bytes");
-  EXPECT_EQ(smemDescAdvance(L, MmaMajor::K, 128, 0).error(),
+  EXPECT_EQ(errorMessage(smemDescAdvance(L, MmaMajor::K, 128, 0)),
             "element (128, 0) is outside the 128x64 tile");
 }
 
@@ -233,8 +231,9 @@ TEST(DescriptorsTest, RuntimeAddressAddsToConstant) {
     F.LeadingByteOffset = 16;
     F.StrideByteOffset = 1024;
     F.Swz = Swizzle::B128;
-    EXPECT_EQ(*encodeWgmmaSmemDesc(F), wgmma(L) + smemDescAddressField(Addr));
-    EXPECT_EQ(*encodeTcgen05SmemDesc(F),
+    EXPECT_EQ(valueOf(encodeWgmmaSmemDesc(F)),
+              wgmma(L) + smemDescAddressField(Addr));
+    EXPECT_EQ(valueOf(encodeTcgen05SmemDesc(F)),
               tcgen05(L) + smemDescAddressField(Addr));
   }
 }
@@ -250,16 +249,17 @@ TEST(DescriptorsTest, RoundTrip) {
           F.StrideByteOffset = Sbo;
           F.BaseOffset = S == Swizzle::None ? 0 : 5;
           F.Swz = S;
-          SmemDescFields W = decodeWgmmaSmemDesc(*encodeWgmmaSmemDesc(F));
+          SmemDescFields W =
+              decodeWgmmaSmemDesc(valueOf(encodeWgmmaSmemDesc(F)));
           EXPECT_EQ(W.StartAddress, Addr);
           EXPECT_EQ(W.LeadingByteOffset, Lbo);
           EXPECT_EQ(W.StrideByteOffset, Sbo);
           EXPECT_EQ(W.BaseOffset, F.BaseOffset);
           EXPECT_EQ(W.Swz, S);
           F.LeadingAbsolute = true;
-          Outcome<SmemDescFields> T =
-              decodeTcgen05SmemDesc(*encodeTcgen05SmemDesc(F));
-          ASSERT_TRUE(T) << T.error();
+          llvm::Expected<SmemDescFields> T =
+              decodeTcgen05SmemDesc(valueOf(encodeTcgen05SmemDesc(F)));
+          ASSERT_TRUE(hasValue(T));
           EXPECT_EQ(T->StartAddress, Addr);
           EXPECT_EQ(T->LeadingByteOffset, Lbo);
           EXPECT_EQ(T->StrideByteOffset, Sbo);
@@ -295,32 +295,36 @@ TEST(DescriptorsTest, EncoderErrors) {
     F.StrideByteOffset = 1024;
     F.Swz = Swizzle::B128;
     C.Change(F);
-    EXPECT_EQ(encodeWgmmaSmemDesc(F).error(), C.Error);
-    EXPECT_EQ(encodeTcgen05SmemDesc(F).error(), C.Error);
+    EXPECT_EQ(errorMessage(encodeWgmmaSmemDesc(F)), C.Error);
+    EXPECT_EQ(errorMessage(encodeTcgen05SmemDesc(F)), C.Error);
   }
 
   // wgmma has no absolute LBO mode and no base offset without swizzle.
   SmemDescFields F;
   F.LeadingAbsolute = true;
-  EXPECT_EQ(encodeWgmmaSmemDesc(F).error(),
+  EXPECT_EQ(errorMessage(encodeWgmmaSmemDesc(F)),
             "wgmma descriptors have no absolute leading-dimension mode");
   F.LeadingAbsolute = false;
   F.BaseOffset = 1;
-  EXPECT_EQ(encodeWgmmaSmemDesc(F).error(),
+  EXPECT_EQ(errorMessage(encodeWgmmaSmemDesc(F)),
             "wgmma base offset 1 is only valid with a swizzled layout, not "
             "with no swizzle");
 }
 
 TEST(DescriptorsTest, Tcgen05DecodeErrors) {
   // A wgmma descriptor lacks the fixed bit 46.
-  Outcome<SmemDescFields> Wgmma = decodeTcgen05SmemDesc(0x4000004000010040ull);
+  llvm::Expected<SmemDescFields> Wgmma =
+      decodeTcgen05SmemDesc(0x4000004000010040ull);
   ASSERT_FALSE(Wgmma);
-  EXPECT_EQ(Wgmma.error(), "tcgen05 descriptor 0x4000004000010040 has bits "
-                           "46-48 = 0, expected 1");
+  EXPECT_EQ(errorMessage(std::move(Wgmma)),
+            "tcgen05 descriptor 0x4000004000010040 has bits "
+            "46-48 = 0, expected 1");
   // Layout 1 (128B with 32-byte atoms) is valid PTX that tilec never emits.
-  EXPECT_FALSE(decodeTcgen05SmemDesc((1ull << 61) | (1ull << 46)));
+  EXPECT_NE(errorMessage(decodeTcgen05SmemDesc((1ull << 61) | (1ull << 46))),
+            "");
   // Layout 3 is invalid.
-  EXPECT_FALSE(decodeTcgen05SmemDesc((3ull << 61) | (1ull << 46)));
+  EXPECT_NE(errorMessage(decodeTcgen05SmemDesc((3ull << 61) | (1ull << 46))),
+            "");
 }
 
 // PTX: base offset = (pattern start addr >> 7) & 7; 0 on a 1024-byte

@@ -10,7 +10,10 @@
 //    planTmaBoxes land where physicalByteOffset says.
 // Build and run from the repository root:
 //   nvcc -std=c++17 -O2 -gencode=arch=compute_90a,code=sm_90a -I. \
-//     test/unit/support/GpuCheck.cu lib/Support/*.cpp -lcuda -o gpu-check
+//     -Iruntime/include -I/usr/lib/llvm-22/include \
+//     test/unit/support/GpuCheck.cu lib/Support/*.cpp -lcuda \
+//     -L/usr/lib/llvm-22/lib -lLLVM -Xlinker -rpath=/usr/lib/llvm-22/lib \
+//     -o gpu-check
 //   ./gpu-check    # prints one line per case and ALL CHECKS PASSED
 //
 //===----------------------------------------------------------------------===//
@@ -159,9 +162,10 @@ static void wgmmaCase(Swizzle S, MmaMajor MajorB) {
     V = toBf16(float(rand() % 17 - 8) / 8.f);
   for (auto &V : B)
     V = toBf16(float(rand() % 17 - 8) / 8.f);
-  SmemTileLayout LA = *makeSmemTileLayout(M, K, 2, S);
-  SmemTileLayout LB = MajorB == MmaMajor::K ? *makeSmemTileLayout(N, K, 2, S)
-                                            : *makeSmemTileLayout(K, N, 2, S);
+  SmemTileLayout LA = llvm::cantFail(makeSmemTileLayout(M, K, 2, S));
+  SmemTileLayout LB =
+      llvm::cantFail(MajorB == MmaMajor::K ? makeSmemTileLayout(N, K, 2, S)
+                                           : makeSmemTileLayout(K, N, 2, S));
   std::vector<uint8_t> AImg(LA.totalBytes()), BImg(LB.totalBytes());
   for (int R = 0; R < M; ++R)
     for (int C = 0; C < K; ++C)
@@ -173,19 +177,20 @@ static void wgmmaCase(Swizzle S, MmaMajor MajorB) {
       else
         place(BImg, LB, Kk, Nn, B[Nn * K + Kk]);
     }
-  Outcome<uint64_t> DA = wgmmaOperandDesc(LA, MmaMajor::K),
-                    DB = wgmmaOperandDesc(LB, MajorB);
+  llvm::Expected<uint64_t> DA = wgmmaOperandDesc(LA, MmaMajor::K),
+                           DB = wgmmaOperandDesc(LB, MajorB);
   if (!DA || !DB) {
-    printf("desc error %s %s\n", DA.error().c_str(), DB.error().c_str());
+    printf("desc error %s %s\n", llvm::toString(DA.takeError()).c_str(),
+           llvm::toString(DB.takeError()).c_str());
     Failures++;
     return;
   }
   Incs Inc;
   for (int Kk = 0; Kk < 4; ++Kk) {
-    Inc.A[Kk] = *smemDescAdvance(LA, MmaMajor::K, 0, 16 * Kk);
-    Inc.B[Kk] = MajorB == MmaMajor::K
-                    ? *smemDescAdvance(LB, MmaMajor::K, 0, 16 * Kk)
-                    : *smemDescAdvance(LB, MmaMajor::MN, 16 * Kk, 0);
+    Inc.A[Kk] = llvm::cantFail(smemDescAdvance(LA, MmaMajor::K, 0, 16 * Kk));
+    Inc.B[Kk] = llvm::cantFail(
+        MajorB == MmaMajor::K ? smemDescAdvance(LB, MmaMajor::K, 0, 16 * Kk)
+                              : smemDescAdvance(LB, MmaMajor::MN, 16 * Kk, 0));
   }
   uint8_t *GA, *GB;
   float *GOut;
@@ -233,11 +238,12 @@ static void wgmmaCase(Swizzle S, MmaMajor MajorB) {
 
 static void tmaCase(uint32_t Rows, uint32_t Cols, uint32_t ElemBytes, Swizzle S,
                     NoSwizzleLayout NS) {
-  Outcome<SmemTileLayout> L = makeSmemTileLayout(Rows, Cols, ElemBytes, S, NS);
-  Outcome<TmaBoxPlan> P =
-      L ? planTmaBoxes(*L) : Outcome<TmaBoxPlan>::failure(L.error());
+  llvm::Expected<SmemTileLayout> L =
+      makeSmemTileLayout(Rows, Cols, ElemBytes, S, NS);
+  llvm::Expected<TmaBoxPlan> P =
+      L ? planTmaBoxes(*L) : llvm::Expected<TmaBoxPlan>(L.takeError());
   if (!P) {
-    printf("plan error %s\n", P.error().c_str());
+    printf("plan error %s\n", llvm::toString(P.takeError()).c_str());
     Failures++;
     return;
   }

@@ -8,12 +8,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Support/Swizzle.h"
+#include "test/unit/support/ExpectedHelpers.h"
 
 #include "gtest/gtest.h"
 
 #include <set>
 
 using namespace tilec;
+using namespace tilec::test;
 
 namespace {
 
@@ -102,8 +104,9 @@ TEST(SwizzleTest, BijectionOnRepeatBlock) {
 
 // 128x128 bf16 with 128B swizzle: two column blocks of 128 rows x 128 bytes.
 TEST(SwizzleTest, WideTileIsColumnBlocks) {
-  Outcome<SmemTileLayout> L = makeSmemTileLayout(128, 128, 2, Swizzle::B128);
-  ASSERT_TRUE(L) << L.error();
+  llvm::Expected<SmemTileLayout> L =
+      makeSmemTileLayout(128, 128, 2, Swizzle::B128);
+  ASSERT_TRUE(hasValue(L));
   EXPECT_EQ(L->BlockBytes, 128u);
   EXPECT_EQ(L->blockCols(), 64u);
   EXPECT_EQ(L->numBlocks(), 2u);
@@ -121,8 +124,9 @@ TEST(SwizzleTest, WideTileIsColumnBlocks) {
 // The no-swizzle MMA layout: 16-byte column blocks of 8x16-byte core
 // matrices (PTX "K major interleaved").
 TEST(SwizzleTest, InterleavedNoSwizzleLayout) {
-  Outcome<SmemTileLayout> L = makeSmemTileLayout(128, 64, 2, Swizzle::None);
-  ASSERT_TRUE(L) << L.error();
+  llvm::Expected<SmemTileLayout> L =
+      makeSmemTileLayout(128, 64, 2, Swizzle::None);
+  ASSERT_TRUE(hasValue(L));
   EXPECT_EQ(L->BlockBytes, 16u);
   EXPECT_EQ(L->numBlocks(), 8u);
   EXPECT_EQ(L->blockCols(), 8u);
@@ -132,38 +136,43 @@ TEST(SwizzleTest, InterleavedNoSwizzleLayout) {
 }
 
 TEST(SwizzleTest, RowMajorNoSwizzleLayout) {
-  Outcome<SmemTileLayout> L =
+  llvm::Expected<SmemTileLayout> L =
       makeSmemTileLayout(300, 64, 2, Swizzle::None, NoSwizzleLayout::RowMajor);
-  ASSERT_TRUE(L) << L.error();
+  ASSERT_TRUE(hasValue(L));
   EXPECT_EQ(L->BlockBytes, 128u);
   EXPECT_EQ(L->numBlocks(), 1u);
   EXPECT_EQ(logicalByteOffset(*L, 299, 126), 299u * 128 + 126);
 }
 
 TEST(SwizzleTest, LayoutErrors) {
-  Outcome<SmemTileLayout> Narrow =
+  llvm::Expected<SmemTileLayout> Narrow =
       makeSmemTileLayout(128, 32, 2, Swizzle::B128);
   ASSERT_FALSE(Narrow);
-  EXPECT_EQ(Narrow.error(), "tile rows of 64 bytes are not a multiple of the "
-                            "128B swizzle span (128 bytes)");
+  EXPECT_EQ(errorMessage(std::move(Narrow)),
+            "tile rows of 64 bytes are not a multiple of the "
+            "128B swizzle span (128 bytes)");
 
-  Outcome<SmemTileLayout> Short = makeSmemTileLayout(60, 64, 2, Swizzle::B128);
+  llvm::Expected<SmemTileLayout> Short =
+      makeSmemTileLayout(60, 64, 2, Swizzle::B128);
   ASSERT_FALSE(Short);
-  EXPECT_EQ(Short.error(), "swizzled tile needs a multiple of 8 rows, got 60");
+  EXPECT_EQ(errorMessage(std::move(Short)),
+            "swizzled tile needs a multiple of 8 rows, got 60");
 
-  Outcome<SmemTileLayout> Odd = makeSmemTileLayout(8, 4, 2, Swizzle::None);
+  llvm::Expected<SmemTileLayout> Odd =
+      makeSmemTileLayout(8, 4, 2, Swizzle::None);
   ASSERT_FALSE(Odd);
-  EXPECT_EQ(Odd.error(), "tile rows of 8 bytes (4 elements of 2 bytes) are "
-                         "not a multiple of 16 bytes");
+  EXPECT_EQ(errorMessage(std::move(Odd)),
+            "tile rows of 8 bytes (4 elements of 2 bytes) are "
+            "not a multiple of 16 bytes");
 
-  Outcome<SmemTileLayout> Interleaved =
+  llvm::Expected<SmemTileLayout> Interleaved =
       makeSmemTileLayout(12, 64, 2, Swizzle::None);
   ASSERT_FALSE(Interleaved);
-  EXPECT_EQ(Interleaved.error(),
+  EXPECT_EQ(errorMessage(std::move(Interleaved)),
             "interleaved no-swizzle tile needs a multiple of 8 rows, got 12");
 
-  EXPECT_FALSE(makeSmemTileLayout(0, 64, 2, Swizzle::B128));
-  EXPECT_EQ(makeSmemTileLayout(8, 64, 3, Swizzle::B128).error(),
+  EXPECT_NE(errorMessage(makeSmemTileLayout(0, 64, 2, Swizzle::B128)), "");
+  EXPECT_EQ(errorMessage(makeSmemTileLayout(8, 64, 3, Swizzle::B128)),
             "element size of 3 bytes is not 1, 2, 4 or 8");
 }
 

@@ -8,26 +8,28 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Support/TensorMemory.h"
+#include "test/unit/support/ExpectedHelpers.h"
 
 #include "gtest/gtest.h"
 
 using namespace tilec;
+using namespace tilec::test;
 
 namespace {
 
 TEST(TensorMemoryTest, AllocColumns) {
-  EXPECT_EQ(*tmemAllocColumns(1), 32u);
-  EXPECT_EQ(*tmemAllocColumns(32), 32u);
-  EXPECT_EQ(*tmemAllocColumns(33), 64u);
-  EXPECT_EQ(*tmemAllocColumns(100), 128u);
-  EXPECT_EQ(*tmemAllocColumns(128), 128u);
-  EXPECT_EQ(*tmemAllocColumns(200), 256u);
-  EXPECT_EQ(*tmemAllocColumns(300), 512u);
-  EXPECT_EQ(*tmemAllocColumns(512), 512u);
-  EXPECT_EQ(tmemAllocColumns(513).error(),
+  EXPECT_EQ(valueOf(tmemAllocColumns(1)), 32u);
+  EXPECT_EQ(valueOf(tmemAllocColumns(32)), 32u);
+  EXPECT_EQ(valueOf(tmemAllocColumns(33)), 64u);
+  EXPECT_EQ(valueOf(tmemAllocColumns(100)), 128u);
+  EXPECT_EQ(valueOf(tmemAllocColumns(128)), 128u);
+  EXPECT_EQ(valueOf(tmemAllocColumns(200)), 256u);
+  EXPECT_EQ(valueOf(tmemAllocColumns(300)), 512u);
+  EXPECT_EQ(valueOf(tmemAllocColumns(512)), 512u);
+  EXPECT_EQ(errorMessage(tmemAllocColumns(513)),
             "tensor memory allocation of 513 columns exceeds the 512 columns "
             "of an sm");
-  EXPECT_EQ(tmemAllocColumns(0).error(),
+  EXPECT_EQ(errorMessage(tmemAllocColumns(0)),
             "tensor memory allocation of 0 columns");
 }
 
@@ -46,16 +48,16 @@ TEST(TensorMemoryTest, WarpLaneBase) {
 // A warpgroup reading a 128 x 256 f32 accumulator with 32 registers per load
 // issues .32x32b.x32 eight times per warp.
 TEST(TensorMemoryTest, LoadPlan) {
-  Outcome<TmemLoadPlan> P = planTcgen05Ld32x32b(256, 32);
-  ASSERT_TRUE(P) << P.error();
+  llvm::Expected<TmemLoadPlan> P = planTcgen05Ld32x32b(256, 32);
+  ASSERT_TRUE(hasValue(P));
   EXPECT_EQ(P->Num, 32u);
   EXPECT_EQ(P->LoadsPerWarp, 8u);
-  EXPECT_EQ(planTcgen05Ld32x32b(256, 128)->LoadsPerWarp, 2u);
-  EXPECT_EQ(planTcgen05Ld32x32b(8, 1)->LoadsPerWarp, 8u);
-  EXPECT_EQ(planTcgen05Ld32x32b(256, 3).error(),
+  EXPECT_EQ(valueOf(planTcgen05Ld32x32b(256, 128)).LoadsPerWarp, 2u);
+  EXPECT_EQ(valueOf(planTcgen05Ld32x32b(8, 1)).LoadsPerWarp, 8u);
+  EXPECT_EQ(errorMessage(planTcgen05Ld32x32b(256, 3)),
             "tcgen05.ld.32x32b needs .num a power of two in [1, 128], got 3");
-  EXPECT_FALSE(planTcgen05Ld32x32b(256, 256));
-  EXPECT_EQ(planTcgen05Ld32x32b(100, 32).error(),
+  EXPECT_NE(errorMessage(planTcgen05Ld32x32b(256, 256)), "");
+  EXPECT_EQ(errorMessage(planTcgen05Ld32x32b(100, 32)),
             "cannot read 100 columns with loads of 32 columns");
 }
 

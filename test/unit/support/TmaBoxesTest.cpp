@@ -8,22 +8,23 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Support/TmaBoxes.h"
+#include "test/unit/support/ExpectedHelpers.h"
 
 #include "gtest/gtest.h"
 
 using namespace tilec;
+using namespace tilec::test;
 
 namespace {
 
 TmaBoxPlan plan(uint32_t Rows, uint32_t Cols, uint32_t ElemBytes, Swizzle S,
                 NoSwizzleLayout NS = NoSwizzleLayout::Interleaved) {
-  Outcome<SmemTileLayout> L = makeSmemTileLayout(Rows, Cols, ElemBytes, S, NS);
-  EXPECT_TRUE(L) << L.error();
+  llvm::Expected<SmemTileLayout> L =
+      makeSmemTileLayout(Rows, Cols, ElemBytes, S, NS);
+  EXPECT_TRUE(hasValue(L));
   if (!L)
     return {};
-  Outcome<TmaBoxPlan> P = planTmaBoxes(*L);
-  EXPECT_TRUE(P) << P.error();
-  return P ? *P : TmaBoxPlan();
+  return valueOf(planTmaBoxes(*L));
 }
 
 void expectBox(const TmaBox &B, uint32_t Col, uint32_t Row, uint32_t Smem) {
@@ -80,9 +81,7 @@ TEST(TmaBoxesTest, TallTilesSplitRows) {
 // unswizzled tile splits into two 150-row boxes (150 x 128 B stays 128-byte
 // aligned).
 TEST(TmaBoxesTest, ThreeHundredRows) {
-  Outcome<SmemTileLayout> Swizzled =
-      makeSmemTileLayout(300, 64, 2, Swizzle::B128);
-  EXPECT_FALSE(Swizzled);
+  EXPECT_NE(errorMessage(makeSmemTileLayout(300, 64, 2, Swizzle::B128)), "");
   TmaBoxPlan P = plan(300, 64, 2, Swizzle::None, NoSwizzleLayout::RowMajor);
   EXPECT_EQ(P.BoxCols, 64u);
   EXPECT_EQ(P.BoxRows, 150u);
@@ -130,18 +129,18 @@ TEST(TmaBoxesTest, NoSwizzleRowMajor) {
 
 TEST(TmaBoxesTest, Impossible) {
   // Rows wider than 256 elements cannot be one box.
-  Outcome<SmemTileLayout> Wide =
+  llvm::Expected<SmemTileLayout> Wide =
       makeSmemTileLayout(8, 512, 2, Swizzle::None, NoSwizzleLayout::RowMajor);
-  ASSERT_TRUE(Wide);
-  EXPECT_EQ(planTmaBoxes(*Wide).error(),
+  ASSERT_TRUE(hasValue(Wide));
+  EXPECT_EQ(errorMessage(planTmaBoxes(*Wide)),
             "row-major tile rows of 512 elements exceed the 256-element tma "
             "box limit; use a swizzled or interleaved layout");
   // 257 rows (prime) of 32 bytes: only 1-row boxes divide it, and their
   // destinations are not 128-byte aligned.
-  Outcome<SmemTileLayout> Prime =
+  llvm::Expected<SmemTileLayout> Prime =
       makeSmemTileLayout(257, 8, 4, Swizzle::None, NoSwizzleLayout::RowMajor);
-  ASSERT_TRUE(Prime);
-  EXPECT_EQ(planTmaBoxes(*Prime).error(),
+  ASSERT_TRUE(hasValue(Prime));
+  EXPECT_EQ(errorMessage(planTmaBoxes(*Prime)),
             "no box height of at most 256 rows divides the 257 rows of the "
             "tile with 128-byte-aligned destinations (rows of 32 bytes)");
 }
@@ -152,12 +151,14 @@ TEST(TmaBoxesTest, PlansObeyTmaRules) {
     for (uint32_t ElemBytes : {1u, 2u, 4u})
       for (uint32_t Rows : {8u, 64u, 128u, 192u, 256u, 384u, 512u})
         for (uint32_t Cols : {32u, 64u, 128u, 256u}) {
-          Outcome<SmemTileLayout> L =
+          llvm::Expected<SmemTileLayout> L =
               makeSmemTileLayout(Rows, Cols, ElemBytes, S);
-          if (!L)
+          if (!L) {
+            llvm::consumeError(L.takeError());
             continue;
-          Outcome<TmaBoxPlan> P = planTmaBoxes(*L);
-          ASSERT_TRUE(P) << P.error();
+          }
+          llvm::Expected<TmaBoxPlan> P = planTmaBoxes(*L);
+          ASSERT_TRUE(hasValue(P));
           uint32_t InnerBytes = P->BoxCols * ElemBytes;
           EXPECT_EQ(InnerBytes % 16, 0u);
           if (S != Swizzle::None) {
