@@ -440,17 +440,122 @@ static bool isMmaInputType(Type t) {
   return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
 }
 
+namespace {
+/// One operand tile of a gemm_async as the MMA reads it: K-major tiles are
+/// [M or N, K], MN-major tiles [K, M or N].
+struct MmaOperand {
+  StringRef name; ///< "A" or "B"
+  SmemType type;
+  MmaMajor major;
+  int64_t rows, cols;
+  int64_t extent() const { return major == MmaMajor::k ? rows : cols; }
+  int64_t k() const { return major == MmaMajor::k ? cols : rows; }
+  /// "128x64, K-major" for messages.
+  std::string describe() const {
+    return (llvm::Twine(rows) + "x" + llvm::Twine(cols) +
+            (major == MmaMajor::k ? ", K-major" : ", MN-major"))
+        .str();
+  }
+};
+} // namespace
+
+static MmaOperand getMmaOperand(StringRef name, Value tile, MmaMajor major) {
+  auto type = cast<SmemType>(tile.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 0;
+  return {name, type, major, rows, shape.empty() ? 0 : shape.back()};
+}
+
+/// A and B agree on K; when they do not, says which operand the user may
+/// have stored the other way round and how to say so.
+static LogicalResult verifyMmaK(GemmAsyncOp op, const MmaOperand &a,
+                                const MmaOperand &b) {
+  if (a.k() == b.k())
+    return success();
+  InFlightDiagnostic diag = op.emitOpError("A and B tiles disagree on K: ")
+                            << a.k() << " (A is " << a.describe() << ") and "
+                            << b.k() << " (B is " << b.describe() << ")";
+  // Only wgmma reads MN-major tiles, and only of 16-bit types.
+  Type elem = a.type.getElementType();
+  if (!isa<FragType>(op.getAcc().getType()))
+    return diag;
+  const MmaOperand *flipped = nullptr;
+  if (b.major == MmaMajor::k && b.rows == a.k())
+    flipped = &b;
+  else if (a.major == MmaMajor::k && a.rows == b.k())
+    flipped = &a;
+  if (!flipped)
+    return diag;
+  const MmaOperand &other = flipped == &b ? a : b;
+  char mn = flipped == &b ? 'N' : 'M';
+  diag << "; " << flipped->name << "'s " << flipped->rows << " rows match "
+       << other.name << "'s K";
+  if (!elem.isF16() && !elem.isBF16())
+    return diag << ", but " << getElementTypeName(elem)
+                << " wgmma takes K-major operands only: store "
+                << flipped->name << " as [" << mn << ", K]";
+  return diag << ": for " << flipped->name << " stored as [K, " << mn << "] ("
+              << mn << " contiguous) set "
+              << (flipped == &b ? "b_major" : "a_major") << " = mn";
+}
+
+/// The M (or N) elements `used` of a wgmma operand fit the tile selected by
+/// `indices`; for an MN-major tile the last index is the first column and
+/// starts a swizzle atom.
+static LogicalResult verifyWgmmaOperand(GemmAsyncOp op, const MmaOperand &t,
+                                        ValueRange indices, int64_t used,
+                                        StringRef accDim) {
+  if (t.major == MmaMajor::k) {
+    if (used > t.rows)
+      return op.emitOpError("accumulator has ")
+             << used << " " << accDim << " but the " << t.name
+             << " tile has only " << t.rows << " rows";
+    return verifyTileIndices(op, t.name, t.type, indices, used);
+  }
+  if (used > t.cols)
+    return op.emitOpError("accumulator has ")
+           << used << " " << accDim << " but the MN-major " << t.name
+           << " tile has only " << t.cols << " columns";
+  if (failed(verifyTileIndices(op, t.name, t.type, indices.drop_back(),
+                               std::nullopt)))
+    return failure();
+  std::optional<int64_t> col = getConstantIndex(indices.back());
+  if (!col)
+    return success();
+  if (*col < 0 || *col + used > t.cols)
+    return op.emitOpError(t.name)
+           << " columns " << *col << " to " << *col + used - 1
+           << " are outside the MN-major tile of " << t.cols << " columns of "
+           << t.type;
+  int64_t atom = getSwizzleBytes(t.type.getSwizzle()) /
+                 getElementBytes(t.type.getElementType());
+  if (*col % atom != 0)
+    return op.emitOpError(t.name)
+           << " of an MN-major tile starts at column " << *col
+           << ", which does not start a swizzle atom of " << atom
+           << " columns; its descriptor cannot address it";
+  return success();
+}
+
+/// The accumulator is a tile.frag.undef only where it is overwritten.
+static bool isUndefinedAccumulator(GemmAsyncOp op) {
+  if (!op.getAcc().getDefiningOp<FragUndefOp>())
+    return false;
+  return !op.getAccumulate() || matchPattern(op.getAccumulate(), m_One());
+}
+
 LogicalResult GemmAsyncOp::verify() {
-  auto a = cast<SmemType>(getA().getType());
-  auto b = cast<SmemType>(getB().getType());
-  if (a.getElementType() != b.getElementType())
+  MmaOperand a = getMmaOperand("A", getA(), getAMajor());
+  MmaOperand b = getMmaOperand("B", getB(), getBMajor());
+  if (a.type.getElementType() != b.type.getElementType())
     return emitOpError("A and B element types differ: ")
-           << a.getElementType() << " and " << b.getElementType();
-  if (!isMmaInputType(a.getElementType()))
+           << a.type.getElementType() << " and " << b.type.getElementType();
+  Type elem = a.type.getElementType();
+  if (!isMmaInputType(elem))
     return emitOpError("MMA inputs must be f16, bf16, f8E4M3FN or f8E5M2, got ")
-           << a.getElementType();
-  for (auto [name, type, indices] : {std::make_tuple("A", a, getAIndices()),
-                                     std::make_tuple("B", b, getBIndices())}) {
+           << elem;
+  for (auto [name, type, indices] : {std::make_tuple("A", a.type, getAIndices()),
+                                     std::make_tuple("B", b.type, getBIndices())}) {
     if (type.getRank() < 2)
       return emitOpError(name) << " must be a 2-D tile or a stack of them";
     if (indices.size() != type.getRank() - 1)
@@ -462,11 +567,17 @@ LogicalResult GemmAsyncOp::verify() {
       return emitOpError(name) << " must be swizzled (32B, 64B or 128B) for "
                                   "the MMA's shared-memory descriptor";
   }
-  int64_t kA = a.getShape().back(), kB = b.getShape().back();
-  if (kA != kB)
-    return emitOpError("A and B tiles disagree on K: ") << kA << " and " << kB;
-  // K is a multiple of the MMA's K step (16, or 32 for fp8) because a swizzled
-  // row is a multiple of 32 bytes, which SmemType's verifier guarantees.
+  if (failed(verifyMmaK(*this, a, b)))
+    return failure();
+  // K is a multiple of the MMA's K step (16, or 32 for fp8) when it is the
+  // contiguous dimension: a swizzled row is a multiple of 32 bytes, which
+  // SmemType's verifier guarantees. An MN-major tile has K rows.
+  int64_t kStep = getElementBytes(elem) == 1 ? 32 : 16;
+  if (a.k() % kStep != 0)
+    return emitOpError("K of ")
+           << a.k() << " (the rows of the MN-major "
+           << (a.major == MmaMajor::mn ? "A" : "B")
+           << " tile) is not a multiple of the MMA's K step of " << kStep;
 
   KernelOp kernel = getKernel(*this);
   if (auto frag = dyn_cast<FragType>(getAcc().getType())) {
@@ -486,23 +597,21 @@ LogicalResult GemmAsyncOp::verify() {
       return emitOpError("wgmma returns the new accumulator of type ") << frag;
     if (getAccColumn())
       return emitOpError("a register accumulator takes no column");
-    int64_t n = frag.getShape()[1];
-    int64_t rowsB = b.getShape()[b.getRank() - 2];
-    if (n > rowsB)
-      return emitOpError("accumulator has ")
-             << n << " columns but the B tile has only " << rowsB << " rows";
-    int64_t m = frag.getShape()[0];
-    int64_t rowsA = a.getShape()[a.getRank() - 2];
-    if (m > rowsA)
-      return emitOpError("accumulator has ")
-             << m << " rows but the A tile has only " << rowsA;
+    if (auto vocab = getVocabElementType(elem))
+      if (llvm::Error err = tilec::checkWgmmaMajor(
+              *vocab, toSupportMajor(a.major), toSupportMajor(b.major)))
+        return emitOpError(llvm::toString(std::move(err)));
+    if (failed(verifyWgmmaOperand(*this, b, getBIndices(), frag.getShape()[1],
+                                  "columns")) ||
+        failed(verifyWgmmaOperand(*this, a, getAIndices(), frag.getShape()[0],
+                                  "rows")))
+      return failure();
     if (getCtaGroup() != 1)
       return emitOpError("wgmma has no cta_group; got ") << getCtaGroup();
-    if (getAccumulate())
-      return emitOpError("wgmma always accumulates; start from tile.frag.zero");
-    if (failed(verifyTileIndices(*this, "A", a, getAIndices(), m)) ||
-        failed(verifyTileIndices(*this, "B", b, getBIndices(), n)))
-      return failure();
+    if (isUndefinedAccumulator(*this))
+      return emitOpError("the accumulator is a tile.frag.undef and this wgmma "
+                         "adds to it: overwrite it (accumulate false or a "
+                         "predicate) or start from tile.frag.zero");
   } else {
     auto tmem = cast<TmemType>(getAcc().getType());
     if (getDispatch() == GemmDispatch::wgmma)
@@ -518,17 +627,18 @@ LogicalResult GemmAsyncOp::verify() {
     if (!tmem.getElementType().isF32())
       return emitOpError("accumulator must be f32, got ")
              << tmem.getElementType();
+    if (a.major != MmaMajor::k || b.major != MmaMajor::k)
+      return emitOpError("tcgen05 takes K-major A and B tiles (MN-major "
+                         "operands are implemented for wgmma only)");
     int64_t cg = getCtaGroup();
     if (failed(verifyCtaGroup(*this, cg)))
       return failure();
-    int64_t m = a.getShape()[a.getRank() - 2] * cg;
-    int64_t n = b.getShape()[b.getRank() - 2] * cg;
+    int64_t m = a.rows * cg;
+    int64_t n = b.rows * cg;
     if (llvm::Error err = tilec::checkTcgen05Shape(m, n, cg))
       return emitOpError(llvm::toString(std::move(err)));
-    if (failed(verifyTileIndices(*this, "A", a, getAIndices(),
-                                 a.getShape()[a.getRank() - 2])) ||
-        failed(verifyTileIndices(*this, "B", b, getBIndices(),
-                                 b.getShape()[b.getRank() - 2])))
+    if (failed(verifyTileIndices(*this, "A", a.type, getAIndices(), a.rows)) ||
+        failed(verifyTileIndices(*this, "B", b.type, getBIndices(), b.rows)))
       return failure();
     int64_t columns = tmem.getShape()[1];
     if (n > columns)

@@ -481,7 +481,7 @@ tile.kernel @wgmma_m() attributes {target = #tile.target<sm_90a>, warpgroups = 1
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<128x64xf32, wgmma_acc>
-  // expected-error @below {{'tile.gemm_async' op accumulator has 128 rows but the A tile has only 64}}
+  // expected-error @below {{'tile.gemm_async' op accumulator has 128 rows but the A tile has only 64 rows}}
   %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<128x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<128x64xf32, wgmma_acc>
 }
 
