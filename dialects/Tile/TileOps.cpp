@@ -492,8 +492,8 @@ static LogicalResult verifyMmaK(GemmAsyncOp op, const MmaOperand &a,
        << other.name << "'s K";
   if (!elem.isF16() && !elem.isBF16())
     return diag << ", but " << getElementTypeName(elem)
-                << " wgmma takes K-major operands only: store "
-                << flipped->name << " as [" << mn << ", K]";
+                << " wgmma takes K-major operands only: store " << flipped->name
+                << " as [" << mn << ", K]";
   return diag << ": for " << flipped->name << " stored as [K, " << mn << "] ("
               << mn << " contiguous) set "
               << (flipped == &b ? "b_major" : "a_major") << " = mn";
@@ -531,9 +531,9 @@ static LogicalResult verifyWgmmaOperand(GemmAsyncOp op, const MmaOperand &t,
                  getElementBytes(t.type.getElementType());
   if (*col % atom != 0)
     return op.emitOpError(t.name)
-           << " of an MN-major tile starts at column " << *col
-           << ", which does not start a swizzle atom of " << atom
-           << " columns; its descriptor cannot address it";
+           << " starts at column " << *col
+           << " of its MN-major tile, which does not start a swizzle atom of "
+           << atom << " columns; its descriptor cannot address it";
   return success();
 }
 
@@ -554,8 +554,9 @@ LogicalResult GemmAsyncOp::verify() {
   if (!isMmaInputType(elem))
     return emitOpError("MMA inputs must be f16, bf16, f8E4M3FN or f8E5M2, got ")
            << elem;
-  for (auto [name, type, indices] : {std::make_tuple("A", a.type, getAIndices()),
-                                     std::make_tuple("B", b.type, getBIndices())}) {
+  for (auto [name, type, indices] :
+       {std::make_tuple("A", a.type, getAIndices()),
+        std::make_tuple("B", b.type, getBIndices())}) {
     if (type.getRank() < 2)
       return emitOpError(name) << " must be a 2-D tile or a stack of them";
     if (indices.size() != type.getRank() - 1)

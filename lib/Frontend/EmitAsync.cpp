@@ -324,9 +324,8 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
     if (rowsWritten && aRows && *aRows != m) {
       error(a->items[mItem].range,
             "these " + llvm::Twine(*aRows) +
-                (aByColumn ? " columns" : " rows") +
-                " of A do not match the " + llvm::Twine(m) +
-                " rows of the accumulator");
+                (aByColumn ? " columns" : " rows") + " of A do not match the " +
+                llvm::Twine(m) + " rows of the accumulator");
       return Val::error();
     }
     auto *name = llvm::dyn_cast<NameExpr>(args[0]);
@@ -351,8 +350,7 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
   // the verifier's to report (and could make N overflow).
   int64_t rowsB = bType.getShape()[bType.getRank() - 2];
   if (width && majors[1] == tile::MmaMajor::k &&
-      (*ctaGroup == 1 || *ctaGroup == 2) &&
-      *width != rowsB * *ctaGroup) {
+      (*ctaGroup == 1 || *ctaGroup == 2) && *width != rowsB * *ctaGroup) {
     error(args[0]->getRange(),
           "the accumulator slice has " + llvm::Twine(*width) +
               " columns, but the MMA's N is " + llvm::Twine(rowsB * *ctaGroup) +
@@ -363,11 +361,10 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
   }
   if (!evalAccumulate())
     return Val::error();
-  tile::GemmAsyncOp::create(builder, l, Type(), tmemRef->base.value, column,
-                            a->base.value, aIndices, b->base.value, bIndices,
-                            accumulate, dispatch,
-                            static_cast<uint64_t>(*ctaGroup), majors[0],
-                            majors[1]);
+  tile::GemmAsyncOp::create(
+      builder, l, Type(), tmemRef->base.value, column, a->base.value, aIndices,
+      b->base.value, bIndices, accumulate, dispatch,
+      static_cast<uint64_t>(*ctaGroup), majors[0], majors[1]);
   return Val::error();
 }
 

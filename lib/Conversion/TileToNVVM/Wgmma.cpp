@@ -122,8 +122,8 @@ struct WgmmaGemmLowering : ConvertOpToLLVMPattern<GemmAsyncOp> {
         matchPattern(op.getAccumulate(), m_ConstantInt(&constant)))
       firstAccumulates = !constant.isZero();
     else if (op.getAccumulate())
-      firstScaleD = arith::ExtUIOp::create(b, loc, b.getI32Type(),
-                                           g.accumulate);
+      firstScaleD =
+          arith::ExtUIOp::create(b, loc, b.getI32Type(), g.accumulate);
 
     SmallVector<Value> acc = g.acc;
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
@@ -193,8 +193,8 @@ struct FragUndefLowering : ConvertOpToLLVMPattern<FragUndefOp> {
     auto frag = cast<FragType>(op.getType());
     Value poison =
         LLVM::PoisonOp::create(rewriter, op.getLoc(), frag.getElementType());
-    replaceWithFragment(rewriter, op,
-                        SmallVector<Value>(frag.getElementsPerThread(), poison));
+    replaceWithFragment(
+        rewriter, op, SmallVector<Value>(frag.getElementsPerThread(), poison));
     return success();
   }
 };
