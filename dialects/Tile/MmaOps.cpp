@@ -34,7 +34,6 @@ struct MmaOperand {
   SmemType type;
   MmaMajor major;
   int64_t rows, cols;
-  int64_t extent() const { return major == MmaMajor::k ? rows : cols; }
   int64_t k() const { return major == MmaMajor::k ? cols : rows; }
   /// "128x64, K-major" for messages.
   std::string describe() const {
@@ -123,8 +122,9 @@ static LogicalResult verifyWgmmaOperand(GemmAsyncOp op, const MmaOperand &t,
   return success();
 }
 
-/// The accumulator is a tile.frag.undef only where it is overwritten.
-static bool isUndefinedAccumulator(GemmAsyncOp op) {
+/// Whether the op adds to a tile.frag.undef (which only an overwriting
+/// gemm_async may take).
+static bool addsToUndefined(GemmAsyncOp op) {
   if (!op.getAcc().getDefiningOp<FragUndefOp>())
     return false;
   return !op.getAccumulate() || matchPattern(op.getAccumulate(), m_One());
@@ -140,15 +140,17 @@ LogicalResult GemmAsyncOp::verify() {
   if (!isMmaInputType(elem))
     return emitOpError("MMA inputs must be f16, bf16, f8E4M3FN or f8E5M2, got ")
            << elem;
-  for (auto [name, type, indices] :
-       {std::make_tuple("A", a.type, getAIndices()),
-        std::make_tuple("B", b.type, getBIndices())}) {
+  for (auto [t, indices] :
+       {std::make_pair(&a, getAIndices()), std::make_pair(&b, getBIndices())}) {
+    StringRef name = t->name;
+    SmemType type = t->type;
     if (type.getRank() < 2)
       return emitOpError(name) << " must be a 2-D tile or a stack of them";
     if (indices.size() != type.getRank() - 1)
       return emitOpError(name)
              << " of rank " << type.getRank() << " takes " << type.getRank() - 1
-             << " indices (the tile, then its first row), got "
+             << " indices (the tile, then its first "
+             << (t->major == MmaMajor::k ? "row" : "column") << "), got "
              << indices.size();
     if (type.getSwizzle() == Swizzle::none)
       return emitOpError(name) << " must be swizzled (32B, 64B or 128B) for "
@@ -195,7 +197,7 @@ LogicalResult GemmAsyncOp::verify() {
       return failure();
     if (getCtaGroup() != 1)
       return emitOpError("wgmma has no cta_group; got ") << getCtaGroup();
-    if (isUndefinedAccumulator(*this))
+    if (addsToUndefined(*this))
       return emitOpError("the accumulator is a tile.frag.undef and this wgmma "
                          "adds to it: overwrite it (accumulate false or a "
                          "predicate) or start from tile.frag.zero");
