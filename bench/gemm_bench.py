@@ -2,7 +2,9 @@
 """Checks and times tilec GEMM bundles against cuBLAS (torch.matmul) on one GPU.
 
 D = A @ B^T with A (M x K) and B (N x K) both K-major, bf16 in, f32 accumulate,
-bf16 out. Every check draws fresh random inputs, poisons D with NaN, runs the
+bf16 out; --a-major mn / --b-major mn pass A as (K x M) / B as (K x N)
+instead, as kernels with gemm_async(..., a_major = mn, b_major = mn) take
+them. Every check draws fresh random inputs, poisons D with NaN, runs the
 kernel through the tilec runtime (ctypes), and compares with a float32
 reference by ||D - ref|| / ||ref||. Timing: CUDA events around back-to-back
 launches after a warm-up, median of several repetitions; cuBLAS is timed in
@@ -10,6 +12,7 @@ the same process on the same inputs.
 
     python3 bench/gemm_bench.py --bundle out/rung1.tilec --bundle ... \
         [--check-shapes default|quick] [--time-shapes 4096,8192] [--markdown F]
+        [--a-major k|mn] [--b-major k|mn]
 """
 
 import argparse
@@ -46,13 +49,27 @@ def rel_error(d, ref):
     return diff / max(ref.norm().item(), 1e-30)
 
 
+# The operand majors the kernels take (--a-major, --b-major).
+MAJORS = {"a": "k", "b": "k"}
+
+
+def operands(m, n, k, gen=None):
+    """A and B as the kernel takes them, and A as M x K, B as K x N views."""
+    shape_a = (m, k) if MAJORS["a"] == "k" else (k, m)
+    shape_b = (n, k) if MAJORS["b"] == "k" else (k, n)
+    a = torch.randn(*shape_a, device="cuda", dtype=torch.bfloat16, generator=gen)
+    b = torch.randn(*shape_b, device="cuda", dtype=torch.bfloat16, generator=gen)
+    a_mk = a if MAJORS["a"] == "k" else a.t()
+    b_kn = b.t() if MAJORS["b"] == "k" else b
+    return a, b, a_mk, b_kn
+
+
 def run_check(kernel, m, n, k, gen):
-    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16, generator=gen)
-    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16, generator=gen)
+    a, b, a_mk, b_kn = operands(m, n, k, gen)
     d = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
     kernel(a, b, d)
     torch.cuda.synchronize()
-    ref = a.float() @ b.float().t()
+    ref = a_mk.float() @ b_kn.float()
     nan = torch.isnan(d).sum().item()
     return rel_error(d, ref), nan
 
@@ -90,7 +107,12 @@ def main():
     p.add_argument("--time-deepgemm", action="store_true",
                    help="also time DeepGEMM's shapes (M in 128, 4096)")
     p.add_argument("--markdown", help="append the tables here")
+    p.add_argument("--a-major", choices=["k", "mn"], default="k",
+                   help="k: A is (M, K); mn: A is (K, M)")
+    p.add_argument("--b-major", choices=["k", "mn"], default="k",
+                   help="k: B is (N, K); mn: B is (K, N)")
     args = p.parse_args()
+    MAJORS.update(a=args.a_major, b=args.b_major)
 
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
@@ -135,11 +157,10 @@ def main():
         lines.append("| M | N | K | kernel | ms | TFLOP/s | vs cuBLAS |")
         lines.append("|---:|---:|---:|---|---:|---:|---:|")
         for m, n, k in shapes:
-            a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-            b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+            a, b, a_mk, b_kn = operands(m, n, k)
             d = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
             flops = 2.0 * m * n * k
-            ms_cublas = time_fn(lambda: torch.matmul(a, b.t(), out=d))
+            ms_cublas = time_fn(lambda: torch.matmul(a_mk, b_kn, out=d))
             tf_cublas = flops / ms_cublas / 1e9
             row = (f"| {m} | {n} | {k} | cuBLAS (torch.matmul) | {ms_cublas:.3f} "
                    f"| {tf_cublas:.0f} | 1.00 |")

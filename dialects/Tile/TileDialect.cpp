@@ -2,6 +2,8 @@
 
 #include "dialects/Tile/TileDialect.h"
 
+#include "lib/Support/MmaTypes.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -86,6 +88,10 @@ int64_t mlir::tile::getElementBytes(Type type) {
 
 tilec::vocab::Swizzle mlir::tile::toVocabSwizzle(Swizzle swizzle) {
   return static_cast<tilec::vocab::Swizzle>(swizzle);
+}
+
+tilec::MmaMajor mlir::tile::toSupportMajor(MmaMajor major) {
+  return major == MmaMajor::mn ? tilec::MmaMajor::MN : tilec::MmaMajor::K;
 }
 
 int64_t mlir::tile::getSwizzleBytes(Swizzle swizzle) {

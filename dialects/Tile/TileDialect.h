@@ -16,6 +16,10 @@
 
 #include "tilec/Vocabulary.h"
 
+namespace tilec {
+enum class MmaMajor : uint8_t; // lib/Support/MmaTypes.h
+} // namespace tilec
+
 #include "dialects/Tile/TileEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES
@@ -44,6 +48,9 @@ int64_t getSwizzleBytes(Swizzle swizzle);
 
 /// The same mode in the vocabulary shared with lib/Support and the runtime.
 tilec::vocab::Swizzle toVocabSwizzle(Swizzle swizzle);
+
+/// The same operand major in lib/Support's terms (tilec::MmaMajor).
+tilec::MmaMajor toSupportMajor(MmaMajor major);
 
 /// Short name of an element type as users write it (bf16, f16, f32, e4m3...).
 std::string getElementTypeName(Type type);

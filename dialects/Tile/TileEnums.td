@@ -77,6 +77,18 @@ def Tile_GemmDispatchAttr : EnumAttr<Tile_Dialect, Tile_GemmDispatch, "gemm_disp
   let assemblyFormat = "`<` $value `>`";
 }
 
+// Which dimension of an MMA operand tile is contiguous in shared memory
+// (tilec::MmaMajor): k, a [M, K] / [N, K] tile; mn, a [K, M] / [K, N] tile.
+def Tile_MmaMajor : I32EnumAttr<"MmaMajor", "the contiguous dimension of an MMA operand", [
+    I32EnumAttrCase<"k", 0>,
+    I32EnumAttrCase<"mn", 1>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_MmaMajorAttr : EnumAttr<Tile_Dialect, Tile_MmaMajor, "mma_major"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Tile_IdKind : I32EnumAttr<"IdKind", "a thread or block identity", [
     I32EnumAttrCase<"cta", 0>,                  // linear CTA index in the grid
     I32EnumAttrCase<"num_ctas", 1>,             // CTAs in the grid

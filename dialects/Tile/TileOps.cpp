@@ -1,6 +1,7 @@
 //===- TileOps.cpp - verifiers, folders and syntax of the tile ops -------===//
 
 #include "dialects/Tile/TileDialect.h"
+#include "dialects/Tile/VerifyHelpers.h"
 
 #include "lib/Support/MmaTypes.h"
 
@@ -15,21 +16,18 @@ using namespace mlir::tile;
 #define GET_OP_CLASSES
 #include "dialects/Tile/TileOps.cpp.inc"
 
-static KernelOp getKernel(Operation *op) {
+KernelOp mlir::tile::getKernel(Operation *op) {
   return op->getParentOfType<KernelOp>();
 }
 
-/// The value of `v` when it is a constant integer.
-static std::optional<int64_t> getConstantIndex(Value v) {
+std::optional<int64_t> mlir::tile::getConstantIndex(Value v) {
   APInt value;
   if (v && matchPattern(v, m_ConstantInt(&value)))
     return value.getSExtValue();
   return std::nullopt;
 }
 
-/// cta_group is 1 or 2, and 2 needs clusters of an even number of CTAs (the
-/// pair of CTAs that shares the MMA or the copy).
-static LogicalResult verifyCtaGroup(Operation *op, int64_t ctaGroup) {
+LogicalResult mlir::tile::verifyCtaGroup(Operation *op, int64_t ctaGroup) {
   if (ctaGroup != 1 && ctaGroup != 2)
     return op->emitOpError("cta_group must be 1 or 2, got ") << ctaGroup;
   KernelOp kernel = getKernel(op);
@@ -40,12 +38,9 @@ static LogicalResult verifyCtaGroup(Operation *op, int64_t ctaGroup) {
   return success();
 }
 
-/// Constant indices of a view into a shared buffer stay inside it: the
-/// leading indices select a tile; with `rowsUsed`, the last index is the
-/// first of `rowsUsed` rows of that tile.
-static LogicalResult verifyTileIndices(Operation *op, StringRef name,
-                                       SmemType type, ValueRange indices,
-                                       std::optional<int64_t> rowsUsed) {
+LogicalResult mlir::tile::verifyTileIndices(Operation *op, StringRef name,
+                                            SmemType type, ValueRange indices,
+                                            std::optional<int64_t> rowsUsed) {
   ArrayRef<int64_t> shape = type.getShape();
   if (rowsUsed && indices.empty())
     return success(); // the op's verifier reports the missing row index
@@ -433,115 +428,8 @@ LogicalResult CopyAsyncOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// GemmAsyncOp
+// GemmCommitOp (GemmAsyncOp: MmaOps.cpp)
 //===----------------------------------------------------------------------===//
-
-static bool isMmaInputType(Type t) {
-  return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
-}
-
-LogicalResult GemmAsyncOp::verify() {
-  auto a = cast<SmemType>(getA().getType());
-  auto b = cast<SmemType>(getB().getType());
-  if (a.getElementType() != b.getElementType())
-    return emitOpError("A and B element types differ: ")
-           << a.getElementType() << " and " << b.getElementType();
-  if (!isMmaInputType(a.getElementType()))
-    return emitOpError("MMA inputs must be f16, bf16, f8E4M3FN or f8E5M2, got ")
-           << a.getElementType();
-  for (auto [name, type, indices] : {std::make_tuple("A", a, getAIndices()),
-                                     std::make_tuple("B", b, getBIndices())}) {
-    if (type.getRank() < 2)
-      return emitOpError(name) << " must be a 2-D tile or a stack of them";
-    if (indices.size() != type.getRank() - 1)
-      return emitOpError(name)
-             << " of rank " << type.getRank() << " takes " << type.getRank() - 1
-             << " indices (the tile, then its first row), got "
-             << indices.size();
-    if (type.getSwizzle() == Swizzle::none)
-      return emitOpError(name) << " must be swizzled (32B, 64B or 128B) for "
-                                  "the MMA's shared-memory descriptor";
-  }
-  int64_t kA = a.getShape().back(), kB = b.getShape().back();
-  if (kA != kB)
-    return emitOpError("A and B tiles disagree on K: ") << kA << " and " << kB;
-  // K is a multiple of the MMA's K step (16, or 32 for fp8) because a swizzled
-  // row is a multiple of 32 bytes, which SmemType's verifier guarantees.
-
-  KernelOp kernel = getKernel(*this);
-  if (auto frag = dyn_cast<FragType>(getAcc().getType())) {
-    if (getDispatch() == GemmDispatch::tcgen05)
-      return emitOpError("tcgen05 accumulates in tensor memory, not in a "
-                         "register fragment");
-    if (kernel && kernel.isBlackwell() && getDispatch() == GemmDispatch::auto_)
-      return emitOpError("sm_100a has no wgmma: accumulate in tensor memory "
-                         "with dispatch tcgen05");
-    if (frag.getLayout() != FragLayout::wgmma_acc)
-      return emitOpError("wgmma accumulates into a wgmma_acc fragment, got ")
-             << stringifyFragLayout(frag.getLayout());
-    if (!frag.getElementType().isF32())
-      return emitOpError("accumulator must be f32, got ")
-             << frag.getElementType();
-    if (!getResult() || getResult().getType() != frag)
-      return emitOpError("wgmma returns the new accumulator of type ") << frag;
-    if (getAccColumn())
-      return emitOpError("a register accumulator takes no column");
-    int64_t n = frag.getShape()[1];
-    int64_t rowsB = b.getShape()[b.getRank() - 2];
-    if (n > rowsB)
-      return emitOpError("accumulator has ")
-             << n << " columns but the B tile has only " << rowsB << " rows";
-    int64_t m = frag.getShape()[0];
-    int64_t rowsA = a.getShape()[a.getRank() - 2];
-    if (m > rowsA)
-      return emitOpError("accumulator has ")
-             << m << " rows but the A tile has only " << rowsA;
-    if (getCtaGroup() != 1)
-      return emitOpError("wgmma has no cta_group; got ") << getCtaGroup();
-    if (getAccumulate())
-      return emitOpError("wgmma always accumulates; start from tile.frag.zero");
-    if (failed(verifyTileIndices(*this, "A", a, getAIndices(), m)) ||
-        failed(verifyTileIndices(*this, "B", b, getBIndices(), n)))
-      return failure();
-  } else {
-    auto tmem = cast<TmemType>(getAcc().getType());
-    if (getDispatch() == GemmDispatch::wgmma)
-      return emitOpError("wgmma accumulates in registers, not tensor memory");
-    if (kernel && !kernel.isBlackwell())
-      return emitOpError("accumulating in tensor memory (tcgen05) needs "
-                         "sm_100a, the kernel targets ")
-             << kernel.getTargetName();
-    if (getResult())
-      return emitOpError("a tensor-memory accumulator gives no result");
-    if (!getAccColumn())
-      return emitOpError("a tensor-memory accumulator needs a column");
-    if (!tmem.getElementType().isF32())
-      return emitOpError("accumulator must be f32, got ")
-             << tmem.getElementType();
-    int64_t cg = getCtaGroup();
-    if (failed(verifyCtaGroup(*this, cg)))
-      return failure();
-    int64_t m = a.getShape()[a.getRank() - 2] * cg;
-    int64_t n = b.getShape()[b.getRank() - 2] * cg;
-    if (llvm::Error err = tilec::checkTcgen05Shape(m, n, cg))
-      return emitOpError(llvm::toString(std::move(err)));
-    if (failed(verifyTileIndices(*this, "A", a, getAIndices(),
-                                 a.getShape()[a.getRank() - 2])) ||
-        failed(verifyTileIndices(*this, "B", b, getBIndices(),
-                                 b.getShape()[b.getRank() - 2])))
-      return failure();
-    int64_t columns = tmem.getShape()[1];
-    if (n > columns)
-      return emitOpError("N of ") << n << " does not fit the " << columns
-                                  << " tensor-memory columns";
-    std::optional<int64_t> column = getConstantIndex(getAccColumn());
-    if (column && (*column < 0 || *column + n > columns))
-      return emitOpError("accumulator columns ")
-             << *column << " to " << *column + n - 1
-             << " are outside the tensor memory's " << columns << " columns";
-  }
-  return success();
-}
 
 LogicalResult GemmCommitOp::verify() {
   if (getBarrier() && !getIndex())

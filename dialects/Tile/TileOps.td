@@ -411,12 +411,26 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [AttrSizedOperandSegments,
     accumulator is a register fragment (wgmma: M and N come from the
     fragment; the result is the new fragment, valid after gemm_wait) or
     tensor memory at column `accColumn` (tcgen05: M = rows of A x cta_group,
-    N = rows of B x cta_group; no result). `accumulate` false overwrites.
+    N = rows of B x cta_group; no result).
+
+    `accumulate` false (or a predicate that is false at run time) overwrites
+    instead: the first K step ignores the accumulator's input (wgmma's
+    scale-d, tcgen05's enable-input-d) and the later K steps of the same op
+    add to it. With wgmma the input may then be a `tile.frag.undef`.
+
+    `a_major = mn` / `b_major = mn` (wgmma, f16 and bf16 only) take A as a
+    K x M tile and B as a K x N tile (M or N contiguous: the instruction's
+    transpose); the last index is then the first column, a multiple of the
+    swizzle atom's width.
 
     ```mlir
     %acc1 = tile.gemm_async %acc, %a[%s, %row], %b[%s, %c0] {dispatch = #tile.gemm_dispatch<wgmma>}
         : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<4x128x64xbf16, swizzle_128b>,
           !tile.smem<4x256x64xbf16, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
+    %acc2 = tile.gemm_async %acc, %a[%s, %row], %bt[%s, %c0] accumulate(%first)
+        {b_major = #tile.mma_major<mn>}
+        : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<4x128x64xbf16, swizzle_128b>,
+          !tile.smem<4x64x256xbf16, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
     ```
   }];
   let arguments = (ins Tile_Accumulator:$acc, Optional<I32>:$accColumn,
@@ -425,7 +439,11 @@ def Tile_GemmAsyncOp : Tile_Op<"gemm_async", [AttrSizedOperandSegments,
                        Optional<I1>:$accumulate,
                        DefaultValuedAttr<Tile_GemmDispatchAttr,
                                          "::mlir::tile::GemmDispatch::auto_">:$dispatch,
-                       DefaultValuedAttr<I64Attr, "1">:$cta_group);
+                       DefaultValuedAttr<I64Attr, "1">:$cta_group,
+                       DefaultValuedAttr<Tile_MmaMajorAttr,
+                                         "::mlir::tile::MmaMajor::k">:$a_major,
+                       DefaultValuedAttr<Tile_MmaMajorAttr,
+                                         "::mlir::tile::MmaMajor::k">:$b_major);
   let results = (outs Optional<Tile_AnyFrag>:$result);
   let assemblyFormat = [{
     $acc (`[` $accColumn^ `]`)? `,` $a `[` $aIndices `]` `,` $b `[` $bIndices `]`
@@ -465,6 +483,18 @@ def Tile_GemmWaitOp : Tile_Op<"gemm_wait", [AllTypesMatch<["acc", "result"]>,
   let results = (outs Tile_AnyFrag:$result);
   let assemblyFormat = "$acc `pending` $pending attr-dict `:` type($acc)";
   let hasVerifier = 1;
+}
+
+def Tile_FragUndefOp : Tile_Op<"frag.undef", [Pure]> {
+  let summary = "a fragment with no defined value";
+  let description = [{
+    The input of a wgmma tile.gemm_async that overwrites its accumulator
+    (`accumulate` false or a predicate): nothing is zeroed. Reading its
+    elements in any other way gives unspecified values.
+    `%acc = tile.frag.undef : !tile.frag<64x256xf32, wgmma_acc>`
+  }];
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
 }
 
 //===----------------------------------------------------------------------===//

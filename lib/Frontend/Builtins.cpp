@@ -39,6 +39,7 @@ llvm::ArrayRef<Builtin> tilec::frontend::getBuiltins() {
       {"fence", Kind::Statement, true, &Emitter::emitFence},
       {"pipeline", Kind::Expression, true, &Emitter::emitPipeline},
       {"zeros", Kind::Expression, true, &Emitter::emitZeros},
+      {"undef", Kind::Expression, true, &Emitter::emitZeros},
       {"tmem_load", Kind::Expression, true, &Emitter::emitTmemLoad},
       // These fold when their arguments are constants, so params and kernel
       // headers may use them too.

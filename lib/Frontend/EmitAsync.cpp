@@ -26,6 +26,7 @@ using namespace mlir;
 
 static const llvm::StringRef kCopyDispatch[] = {"auto", "tma"};
 static const llvm::StringRef kGemmDispatch[] = {"auto", "wgmma", "tcgen05"};
+static const llvm::StringRef kMmaMajors[] = {"k", "mn"};
 
 /// cta_group = N (default 1); the verifiers check that it is 1 or 2.
 static std::optional<int64_t> evalCtaGroup(Emitter &emitter, const Expr *expr) {
@@ -226,7 +227,9 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
                  {"b", true},
                  {"accumulate", false},
                  {"dispatch", false},
-                 {"cta_group", false}},
+                 {"cta_group", false},
+                 {"a_major", false},
+                 {"b_major", false}},
                 args))
     return Val::error();
   // The accumulator: a fragment variable or a tensor-memory slice.
@@ -266,10 +269,24 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
   std::optional<BufferRef> b = evalBufferRef(*args[2], "the B operand");
   if (!a || !b)
     return Val::error();
+  // `a_major = mn` / `b_major = mn`: the tile is [K, M] / [K, N].
+  tile::MmaMajor majors[2] = {tile::MmaMajor::k, tile::MmaMajor::k};
+  for (int i = 0; i < 2; ++i) {
+    if (!args[6 + i])
+      continue;
+    std::optional<unsigned> choice =
+        evalChoice(*args[6 + i], i ? "b_major" : "a_major", kMmaMajors);
+    if (!choice)
+      return Val::error();
+    majors[i] = static_cast<tile::MmaMajor>(*choice);
+  }
+  bool aByColumn = majors[0] == tile::MmaMajor::mn;
   SmallVector<Value> aIndices, bIndices;
   std::optional<int64_t> aRows, bRows;
-  if (!smemTileIndices(*a, /*withRow=*/true, "gemm_async", aIndices, &aRows) ||
-      !smemTileIndices(*b, /*withRow=*/true, "gemm_async", bIndices, &bRows))
+  if (!smemTileIndices(*a, /*withRow=*/true, "gemm_async", aIndices, &aRows,
+                       aByColumn) ||
+      !smemTileIndices(*b, /*withRow=*/true, "gemm_async", bIndices, &bRows,
+                       majors[1] == tile::MmaMajor::mn))
     return Val::error();
   tile::GemmDispatch dispatch = tile::GemmDispatch::auto_;
   if (args[4]) {
@@ -282,8 +299,9 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
   std::optional<int64_t> ctaGroup = evalCtaGroup(*this, args[5]);
   if (!ctaGroup)
     return Val::error();
-  // `accumulate = false` overwrites a tcgen05 accumulator; the verifier
-  // rejects it for wgmma, which always accumulates.
+  // `accumulate = false` (or a predicate, e.g. `k != 0`) overwrites the
+  // accumulator in the first K step: tcgen05's enable-input-d, wgmma's
+  // scale-d.
   Value accumulate;
   auto evalAccumulate = [&] {
     if (args[3])
@@ -297,16 +315,16 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
   if (fragType) {
     if (!evalAccumulate())
       return Val::error();
-    // `a[s, row : row + 64]` names the rows of A; `a[s]` starts at row 0.
+    // `a[s, row : row + 64]` names the rows of A (the columns of an
+    // MN-major A: `a[s, :, row : row + 64]`); `a[s]` starts at 0.
     int64_t m = fragType.getShape()[0];
-    size_t rowItem = aType.getRank() - 2;
-    bool rowsWritten = a->items.size() > rowItem &&
-                       a->items[rowItem].kind == IndexItem::Kind::Range;
+    size_t mItem = aType.getRank() - (aByColumn ? 1 : 2);
+    bool rowsWritten = a->items.size() > mItem &&
+                       a->items[mItem].kind == IndexItem::Kind::Range;
     if (rowsWritten && aRows && *aRows != m) {
-      error(a->items.size() > aType.getRank() - 2
-                ? a->items[aType.getRank() - 2].range
-                : a->getRange(),
-            "these " + llvm::Twine(*aRows) + " rows of A do not match the " +
+      error(a->items[mItem].range,
+            "these " + llvm::Twine(*aRows) +
+                (aByColumn ? " columns" : " rows") + " of A do not match the " +
                 llvm::Twine(m) + " rows of the accumulator");
       return Val::error();
     }
@@ -319,7 +337,7 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
     auto op = tile::GemmAsyncOp::create(
         builder, l, fragType, accValue.value, Value(), a->base.value, aIndices,
         b->base.value, bIndices, accumulate, dispatch,
-        static_cast<uint64_t>(*ctaGroup));
+        static_cast<uint64_t>(*ctaGroup), majors[0], majors[1]);
     assignVariable(name->name, name->getRange(), Val::of(op.getResult()));
     return Val::error();
   }
@@ -331,8 +349,8 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
   // N is the rows of B times cta_group; a cta_group other than 1 or 2 is
   // the verifier's to report (and could make N overflow).
   int64_t rowsB = bType.getShape()[bType.getRank() - 2];
-  if (width && (*ctaGroup == 1 || *ctaGroup == 2) &&
-      *width != rowsB * *ctaGroup) {
+  if (width && majors[1] == tile::MmaMajor::k &&
+      (*ctaGroup == 1 || *ctaGroup == 2) && *width != rowsB * *ctaGroup) {
     error(args[0]->getRange(),
           "the accumulator slice has " + llvm::Twine(*width) +
               " columns, but the MMA's N is " + llvm::Twine(rowsB * *ctaGroup) +
@@ -343,10 +361,10 @@ Val Emitter::emitGemmAsync(const CallExpr &call) {
   }
   if (!evalAccumulate())
     return Val::error();
-  tile::GemmAsyncOp::create(builder, l, Type(), tmemRef->base.value, column,
-                            a->base.value, aIndices, b->base.value, bIndices,
-                            accumulate, dispatch,
-                            static_cast<uint64_t>(*ctaGroup));
+  tile::GemmAsyncOp::create(
+      builder, l, Type(), tmemRef->base.value, column, a->base.value, aIndices,
+      b->base.value, bIndices, accumulate, dispatch,
+      static_cast<uint64_t>(*ctaGroup), majors[0], majors[1]);
   return Val::error();
 }
 

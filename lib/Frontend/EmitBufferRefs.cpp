@@ -154,7 +154,8 @@ static bool coversWhole(Emitter &emitter, const IndexItem &item, int64_t size) {
 bool Emitter::smemTileIndices(const BufferRef &ref, bool withRow,
                               llvm::StringRef opName,
                               SmallVectorImpl<Value> &indices,
-                              std::optional<int64_t> *rowExtent) {
+                              std::optional<int64_t> *rowExtent,
+                              bool firstColumn) {
   auto type = ref.base.getValueType<tile::SmemType>();
   if (!type) {
     error(ref.getRange(), opName + " needs a shared-memory buffer here, got " +
@@ -216,22 +217,33 @@ bool Emitter::smemTileIndices(const BufferRef &ref, bool withRow,
       ref.items.size() > lead + 1 ? ref.items[lead + 1] : whole;
   int64_t rows = shape[rank - 2], cols = shape[rank - 1];
   if (withRow) {
-    Value row;
-    if (rowItem.kind == IndexItem::Kind::Scalar)
-      row = evalI32(*rowItem.start, "the first row");
+    // An MN-major MMA operand picks its first column instead of its first row.
+    const IndexItem &item = firstColumn ? colItem : rowItem;
+    Value start;
+    if (item.kind == IndexItem::Kind::Scalar)
+      start = evalI32(*item.start,
+                      firstColumn ? "the first column" : "the first row");
     else
-      row = startOf(rowItem);
-    if (!row)
+      start = startOf(item);
+    if (!start)
       return false;
-    indices.push_back(row);
+    indices.push_back(start);
     if (rowExtent)
-      *rowExtent = extentOf(rowItem, rows);
+      *rowExtent = extentOf(item, firstColumn ? cols : rows);
   } else if (!coversWhole(*this, rowItem, rows)) {
     error(rowItem.range, opName + " moves whole tiles: write '" + name +
                              "[...]' or '" + name + "[..., :, :]'");
     return false;
   }
-  if (!coversWhole(*this, colItem, cols)) {
+  if (firstColumn) {
+    if (!coversWhole(*this, rowItem, rows)) {
+      error(rowItem.range, opName +
+                               " uses whole columns of an MN-major tile: "
+                               "write ':' for the rows of '" +
+                               name + "'");
+      return false;
+    }
+  } else if (!coversWhole(*this, colItem, cols)) {
     error(colItem.range, opName +
                              " uses whole rows of the tile: write ':' "
                              "for the last dimension of '" +

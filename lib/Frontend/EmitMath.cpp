@@ -204,8 +204,12 @@ Val Emitter::minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range) {
 static const llvm::StringRef kFragLayouts[] = {"wgmma_acc", "row_per_thread"};
 
 Val Emitter::emitZeros(const CallExpr &call) {
+  // `undef(...)` takes the same arguments: the input of a gemm_async that
+  // overwrites its accumulator (accumulate = false or a predicate).
+  auto *callee = llvm::cast<NameExpr>(call.callee.get());
+  bool undef = callee->name == "undef";
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, "zeros", {{"type", true}, {"layout", true}}, args))
+  if (!bindArgs(call, callee->name, {{"type", true}, {"layout", true}}, args))
     return Val::error();
   std::optional<ShapeExpr> shape = evalShapeExpr(*args[0], "a fragment");
   std::optional<unsigned> layout =
@@ -262,6 +266,8 @@ Val Emitter::emitZeros(const CallExpr &call) {
                                          shape->elementType, kind);
   if (!type)
     return Val::error();
+  if (undef)
+    return Val::of(tile::FragUndefOp::create(builder, l, type));
   return Val::of(tile::FragZeroOp::create(builder, l, type));
 }
 

@@ -382,11 +382,13 @@ public:
                                          llvm::StringRef what);
   /// The leading indices that select a tile of a shared buffer, then (with
   /// `withRow`) the tile's first row. `rowExtent` receives the number of
-  /// rows written (`row : row + 64`) when known.
+  /// rows written (`row : row + 64`) when known. With `firstColumn` (an
+  /// MN-major MMA operand) it is the first column and the rows are whole.
   bool smemTileIndices(const BufferRef &ref, bool withRow,
                        llvm::StringRef opName,
                        llvm::SmallVectorImpl<mlir::Value> &indices,
-                       std::optional<int64_t> *rowExtent = nullptr);
+                       std::optional<int64_t> *rowExtent = nullptr,
+                       bool firstColumn = false);
   /// The element coordinates of a global box, and the extent of each
   /// dimension where it is written as a range.
   bool globalCoords(const BufferRef &ref,
@@ -516,7 +518,7 @@ private:
   // EmitMath.cpp: the value builtins
   //===--------------------------------------------------------------------===//
 
-  Val emitZeros(const CallExpr &call);
+  Val emitZeros(const CallExpr &call); // zeros(...) and undef(...)
   Val emitCast(const CallExpr &call);
   Val emitCeilDiv(const CallExpr &call);
   Val emitMin(const CallExpr &call) {

@@ -77,6 +77,45 @@ tile.kernel @mma() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i
 
 // -----
 
+// scale-d and operand majors. An undefined accumulator is poison (nothing is
+// zeroed). accumulate false overwrites in the first K step only (D <zero>,
+// then <one>). A run-time predicate replaces the scale-d immediate of the
+// first K step by a register: NVVM's own PTX with an "r" operand. MN-major
+// operands are the instruction's transpose (A <col>, B <row>) with
+// MN-major descriptors (bf16 64x64 128B: LBO 8192, SBO 1024 =
+// 0x4000004002000000; K-major 0x4000004000010000).
+// CHECK-LABEL: llvm.func @mma_scale_d_majors(
+// CHECK: llvm.mlir.poison : f32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: arith.constant 4611686293305360384 : i64
+// CHECK: arith.constant 4611686293338849280 : i64
+// CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK: %[[ON:.*]] = arith.extui %{{.*}} : i1 to i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: arith.constant 4611686293338849280 : i64
+// CHECK: arith.constant 4611686293305360384 : i64
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $66, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, $64, $65, p, $67,  $68, $69,  $70;\0A}\0A", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,l,l,r,n,n,n,n" {{.*}}, %[[ON]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} :
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+tile.kernel @mma_scale_d_majors(%k: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %false = arith.constant false
+  %u = tile.frag.undef : !tile.frag<64x64xf32, wgmma_acc>
+  %r = tile.gemm_async %u, %a[%c0], %b[%c0] accumulate(%false) {b_major = #tile.mma_major<mn>} : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+  %first = arith.cmpi ne, %k, %c0 : i32
+  %r2 = tile.gemm_async %r, %a[%c0], %b[%c0] accumulate(%first) {a_major = #tile.mma_major<mn>} : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+  tile.gemm_commit
+  %w = tile.gemm_wait %r2 pending 0 : !tile.frag<64x64xf32, wgmma_acc>
+  %h = tile.frag.cast %w : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xbf16, wgmma_acc>
+  tile.frag.store %h, %b[%c0] : !tile.frag<64x64xbf16, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>
+}
+
+// -----
+
 // Clusters: the setup and teardown syncs are cluster-wide; a remote view is
 // mapa; the 2-CTA TMA form masks the peer bit of the leader's barrier; the
 // tcgen05 family is NVVM ops, tensor memory addresses becoming !llvm.ptr<6>.

@@ -401,7 +401,7 @@ tile.kernel @gemm_k() attributes {target = #tile.target<sm_90a>, warpgroups = 1 
   %b = tile.smem_alloc : !tile.smem<64x128xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
-  // expected-error @below {{'tile.gemm_async' op A and B tiles disagree on K: 64 and 128}}
+  // expected-error @below {{'tile.gemm_async' op A and B tiles disagree on K: 64 (A is 64x64, K-major) and 128 (B is 64x128, K-major); B's 64 rows match A's K: for B stored as [K, N] (N contiguous) set b_major = mn}}
   %r = tile.gemm_async %z, %a[%c0], %b[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x128xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
 }
 
@@ -481,7 +481,7 @@ tile.kernel @wgmma_m() attributes {target = #tile.target<sm_90a>, warpgroups = 1
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<128x64xf32, wgmma_acc>
-  // expected-error @below {{'tile.gemm_async' op accumulator has 128 rows but the A tile has only 64}}
+  // expected-error @below {{'tile.gemm_async' op accumulator has 128 rows but the A tile has only 64 rows}}
   %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<128x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<128x64xf32, wgmma_acc>
 }
 
@@ -497,13 +497,108 @@ tile.kernel @wgmma_cta_group() attributes {target = #tile.target<sm_90a>, warpgr
 
 // -----
 
-tile.kernel @wgmma_accumulate() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+tile.kernel @wgmma_undef_accumulates() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %c0 = arith.constant 0 : i32
-  %t = arith.constant true
+  %u = tile.frag.undef : !tile.frag<64x64xf32, wgmma_acc>
+  // An undefined accumulator must be overwritten, not added to.
+  // expected-error @below {{'tile.gemm_async' op the accumulator is a tile.frag.undef and this wgmma adds to it: overwrite it (accumulate false or a predicate) or start from tile.frag.zero}}
+  %r = tile.gemm_async %u, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @gemm_k_a_major() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<256x128xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
-  // expected-error @below {{'tile.gemm_async' op wgmma always accumulates; start from tile.frag.zero}}
-  %r = tile.gemm_async %z, %a[%c0], %a[%c0] accumulate(%t) : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+  // A stored [K, M] without a_major: the message says how to read it.
+  // expected-error @below {{'tile.gemm_async' op A and B tiles disagree on K: 64 (A is 128x64, K-major) and 128 (B is 256x128, K-major); A's 128 rows match B's K: for A stored as [K, M] (M contiguous) set a_major = mn}}
+  %r = tile.gemm_async %z, %a[%c0], %b[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<128x64xbf16, swizzle_128b>, !tile.smem<256x128xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @gemm_k_fp8() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x128xf8E4M3FN, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<128x256xf8E4M3FN, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x256xf32, wgmma_acc>
+  // An fp8 B stored [K, N]: wgmma cannot transpose it.
+  // expected-error @below {{'tile.gemm_async' op A and B tiles disagree on K: 128 (A is 64x128, K-major) and 256 (B is 128x256, K-major); B's 128 rows match A's K, but e4m3 wgmma takes K-major operands only: store B as [N, K]}}
+  %r = tile.gemm_async %z, %a[%c0], %b[%c0] : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<64x128xf8E4M3FN, swizzle_128b>, !tile.smem<128x256xf8E4M3FN, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_fp8_mn_major() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x128xf8E4M3FN, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<128x256xf8E4M3FN, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x256xf32, wgmma_acc>
+  // wgmma transposes only 16-bit operands.
+  // expected-error @below {{'tile.gemm_async' op wgmma with e4m3 inputs needs k-major a and b; only f16 and bf16 operands may be mn-major}}
+  %r = tile.gemm_async %z, %a[%c0], %b[%c0] {b_major = #tile.mma_major<mn>} : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<64x128xf8E4M3FN, swizzle_128b>, !tile.smem<128x256xf8E4M3FN, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_mn_k_step() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<24x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // An MN-major tile has K rows, which need not be a multiple of 16.
+  // expected-error @below {{'tile.gemm_async' op K of 24 (the rows of the MN-major A tile) is not a multiple of the MMA's K step of 16}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] {a_major = #tile.mma_major<mn>, b_major = #tile.mma_major<mn>} : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<24x64xbf16, swizzle_128b>, !tile.smem<24x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_mn_n() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<64x128xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x256xf32, wgmma_acc>
+  // N of an MN-major B is its columns.
+  // expected-error @below {{'tile.gemm_async' op accumulator has 256 columns but the MN-major B tile has only 128 columns}}
+  %r = tile.gemm_async %z, %a[%c0], %b[%c0] {b_major = #tile.mma_major<mn>} : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x128xbf16, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_mn_columns() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x128xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // The last index of an MN-major A is its first column.
+  // expected-error @below {{'tile.gemm_async' op A columns 128 to 191 are outside the MN-major tile of 128 columns of '!tile.smem<64x128xbf16, swizzle_128b>'}}
+  %r = tile.gemm_async %z, %a[%c128], %a[%c0] {a_major = #tile.mma_major<mn>, b_major = #tile.mma_major<mn>} : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x128xbf16, swizzle_128b>, !tile.smem<64x128xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_mn_atom() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x128xbf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // A descriptor of an MN-major tile starts at a swizzle atom.
+  // expected-error @below {{'tile.gemm_async' op A starts at column 32 of its MN-major tile, which does not start a swizzle atom of 64 columns; its descriptor cannot address it}}
+  %r = tile.gemm_async %z, %a[%c32], %b[%c0] {a_major = #tile.mma_major<mn>} : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x128xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @wgmma_mn_m() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<128x64xf32, wgmma_acc>
+  // M of an MN-major A is its columns.
+  // expected-error @below {{'tile.gemm_async' op accumulator has 128 rows but the MN-major A tile has only 64 columns}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] {a_major = #tile.mma_major<mn>} : !tile.frag<128x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<128x64xf32, wgmma_acc>
 }
 
 // -----

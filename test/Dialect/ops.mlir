@@ -166,3 +166,22 @@ tile.kernel @blackwell_pieces(%A: !tile.global<4096x4096xf16>, %B: !tile.global<
     tile.sync cluster
   }
 }
+
+// wgmma that overwrites an undefined accumulator on a run-time predicate,
+// with A stored [K, M] and B stored [K, N] (MN-major).
+// CHECK-LABEL: tile.kernel @wgmma_majors
+tile.kernel @wgmma_majors(%k: i32)
+    attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<2x64x128xbf16, swizzle_128b>
+  %b = tile.smem_alloc : !tile.smem<2x64x256xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %first = arith.cmpi ne, %k, %c0 : i32
+  // CHECK: tile.frag.undef : !tile.frag<64x256xf32, wgmma_acc>
+  %u = tile.frag.undef : !tile.frag<64x256xf32, wgmma_acc>
+  // CHECK: tile.gemm_async %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}] accumulate(%{{.*}}) {a_major = #tile.mma_major<mn>, b_major = #tile.mma_major<mn>} : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<2x64x128xbf16, swizzle_128b>, !tile.smem<2x64x256xbf16, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
+  %r = tile.gemm_async %u, %a[%c0, %c0], %b[%c0, %c0] accumulate(%first)
+      {a_major = #tile.mma_major<mn>, b_major = #tile.mma_major<mn>}
+      : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<2x64x128xbf16, swizzle_128b>,
+        !tile.smem<2x64x256xbf16, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
+  %w = tile.gemm_wait %r pending 0 : !tile.frag<64x256xf32, wgmma_acc>
+}

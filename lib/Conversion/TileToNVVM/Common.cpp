@@ -218,9 +218,10 @@ FailureOr<MmaTiles> getMmaTiles(GemmAsyncOp op, SmemDescEncoder encode,
   // The gemm_async verifier and tile-dispatch accepted both layouts.
   t.aLayout = llvm::cantFail(getTileLayout(t.aType));
   t.bLayout = llvm::cantFail(getTileLayout(t.bType));
-  for (auto [layout, desc] :
-       {std::pair(&t.aLayout, &t.aDesc), std::pair(&t.bLayout, &t.bDesc)}) {
-    llvm::Expected<uint64_t> encoded = encode(*layout, tilec::MmaMajor::K);
+  for (auto [layout, desc, major] :
+       {std::tuple(&t.aLayout, &t.aDesc, op.getAMajor()),
+        std::tuple(&t.bLayout, &t.bDesc, op.getBMajor())}) {
+    llvm::Expected<uint64_t> encoded = encode(*layout, toSupportMajor(major));
     if (!encoded)
       return op.emitOpError("cannot build a ")
              << unit << " descriptor: " << llvm::toString(encoded.takeError());
@@ -230,13 +231,23 @@ FailureOr<MmaTiles> getMmaTiles(GemmAsyncOp op, SmemDescEncoder encode,
 }
 
 Value mmaOperandAddress(OpBuilder &b, Location loc, SmemType type, Value base,
-                        ValueRange indices,
-                        const tilec::SmemTileLayout &layout) {
+                        ValueRange indices, const tilec::SmemTileLayout &layout,
+                        tilec::MmaMajor major) {
   Value addr = sharedAddress(b, loc, base);
   Value off = tileOffset(b, loc, type, indices.drop_back());
-  // Rows are BlockBytes apart inside each column block.
-  off = addValues(b, loc, off,
-                  mulConst(b, loc, indices.back(), layout.BlockBytes));
+  if (major == tilec::MmaMajor::K) {
+    // Rows are BlockBytes apart inside each column block.
+    off = addValues(b, loc, off,
+                    mulConst(b, loc, indices.back(), layout.BlockBytes));
+  } else {
+    // The first column starts a column block (the verifier checks constant
+    // columns); blocks follow each other.
+    Value block = arith::DivUIOp::create(
+        b, loc, indices.back(),
+        i32Const(b, loc, layout.BlockBytes / layout.ElemBytes));
+    off = addValues(b, loc, off,
+                    mulConst(b, loc, block, layout.blockSizeBytes()));
+  }
   return addValues(b, loc, addr, off);
 }
 

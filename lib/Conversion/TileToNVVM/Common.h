@@ -180,16 +180,18 @@ struct MmaTiles {
 /// wgmma's or tcgen05's descriptor encoder.
 using SmemDescEncoder = llvm::Expected<uint64_t> (*)(
     const tilec::SmemTileLayout &, tilec::MmaMajor);
-/// The tiles of `op` with descriptors from `encode`; an error naming `unit`
-/// ("wgmma", "tcgen05") when a descriptor cannot be built.
+/// The tiles of `op` with descriptors from `encode` for the op's operand
+/// majors; an error naming `unit` ("wgmma", "tcgen05") when a descriptor
+/// cannot be built.
 FailureOr<MmaTiles> getMmaTiles(GemmAsyncOp op, SmemDescEncoder encode,
                                 StringRef unit);
 
 /// The shared address of the tile named by `indices` (leading tile indices,
-/// then the first row) of an MMA operand.
+/// then the first row, or for an MN-major operand the first column) of an
+/// MMA operand.
 Value mmaOperandAddress(OpBuilder &b, Location loc, SmemType type, Value base,
-                        ValueRange indices,
-                        const tilec::SmemTileLayout &layout);
+                        ValueRange indices, const tilec::SmemTileLayout &layout,
+                        tilec::MmaMajor major = tilec::MmaMajor::K);
 
 /// A shared-memory matrix descriptor for the operand starting at shared
 /// address `base` + `offset` (base: i32): the constant fields from

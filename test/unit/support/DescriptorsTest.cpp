@@ -211,6 +211,18 @@ TEST(DescriptorsTest, AdvanceMnMajor) {
             "mn-major column offset 32 does not start a 128-byte column block");
 }
 
+// MN-major with 64B swizzle (the B of test/Target/Inputs/wgmma_mn_major.tile):
+// K = 64 rows x N = 128, four 32-column atoms of 64 rows x 64 B. LBO = next
+// atom = 4096 (field 256), SBO = 8 K rows = 512 (field 32), layout 2. A K
+// step of 16 rows is 1024 B (64); the second atom starts at 4096 B (256).
+TEST(DescriptorsTest, MnMajor64B) {
+  SmemTileLayout L = layout(64, 128, 2, Swizzle::B64);
+  EXPECT_EQ(wgmma(L, MmaMajor::MN), 0x8000002001000000ull);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::MN, 16, 0)), 64u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::MN, 0, 32)), 256u);
+  EXPECT_EQ(valueOf(smemDescAdvance(L, MmaMajor::MN, 16, 64)), 576u);
+}
+
 TEST(DescriptorsTest, AdvanceErrors) {
   SmemTileLayout L = layout(128, 64, 2, Swizzle::B128);
   EXPECT_EQ(errorMessage(smemDescAdvance(L, MmaMajor::K, 4, 0)),
