@@ -98,7 +98,7 @@ tilec::runPtxas(StringRef ptx, StringRef target, int optLevel,
     raw_fd_ostream os(fd, /*shouldClose=*/true);
     os << ptx;
   }
-  auto cleanup = make_scope_exit([&] {
+  scope_exit cleanup([&] {
     sys::fs::remove(ptxPath);
     sys::fs::remove(cubinPath);
     sys::fs::remove(logPath);
