@@ -479,6 +479,9 @@ LogicalResult GemmAsyncOp::verify() {
     if (frag.getLayout() != FragLayout::wgmma_acc)
       return emitOpError("wgmma accumulates into a wgmma_acc fragment, got ")
              << stringifyFragLayout(frag.getLayout());
+    if (frag.isBroadcast())
+      return emitOpError("wgmma accumulates into a full fragment, got ")
+             << frag;
     if (!frag.getElementType().isF32())
       return emitOpError("accumulator must be f32, got ")
              << frag.getElementType();
@@ -618,8 +621,7 @@ static Operation *findInFlightProducer(Value value,
   return nullptr;
 }
 
-/// Reading a fragment needs its asynchronous producer to be done.
-static LogicalResult verifySettled(Operation *op, Value fragment) {
+LogicalResult mlir::tile::verifySettled(Operation *op, Value fragment) {
   if (!isa<FragType>(fragment.getType()))
     return success();
   llvm::SmallPtrSet<Value, 8> seen;
@@ -645,6 +647,9 @@ LogicalResult TmemLoadOp::verify() {
     return emitOpError("tensor memory loads into a row_per_thread fragment, "
                        "got ")
            << stringifyFragLayout(frag.getLayout());
+  if (frag.isBroadcast())
+    return emitOpError("tensor memory loads into a full fragment, got ")
+           << frag;
   if (frag.getElementType() != tmem.getElementType())
     return emitOpError("fragment element type ")
            << frag.getElementType() << " differs from tensor memory's "
@@ -660,30 +665,6 @@ LogicalResult TmemLoadOp::verify() {
                                    << " are outside the tensor memory's "
                                    << tmem.getShape()[1] << " columns";
   return success();
-}
-
-LogicalResult FragCastOp::verify() {
-  auto in = cast<FragType>(getSource().getType());
-  auto out = cast<FragType>(getType());
-  if (in.getShape() != out.getShape() || in.getLayout() != out.getLayout())
-    return emitOpError("changes only the element type; got ")
-           << in << " -> " << out;
-  return verifySettled(*this, getSource());
-}
-
-LogicalResult FragElementwiseOp::verify() {
-  auto lhs = cast<FragType>(getLhs().getType());
-  Type rhs = getRhs().getType();
-  if (rhs != lhs && rhs != lhs.getElementType())
-    return emitOpError("right operand must be a fragment of type ")
-           << lhs << " or a scalar of type " << lhs.getElementType() << ", got "
-           << rhs;
-  if (!lhs.getElementType().isF32())
-    return emitOpError("epilogue math is done in f32, got ")
-           << lhs.getElementType();
-  if (failed(verifySettled(*this, getLhs())))
-    return failure();
-  return verifySettled(*this, getRhs());
 }
 
 LogicalResult FragStoreOp::verify() {
