@@ -3,6 +3,7 @@
 #include "dialects/Tile/TileDialect.h"
 
 #include "lib/Support/MmaTypes.h"
+#include "lib/Support/Swizzle.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -685,6 +686,13 @@ LogicalResult FragStoreOp::verify() {
   if (frag.getShape()[1] != cols)
     return emitOpError("fragment has ")
            << frag.getShape()[1] << " columns, the tile has " << cols;
+  // The threads address the tile as lib/Support lays it out (as the
+  // lowering's getTileLayout does): rows of 16-byte chunks.
+  tilec::Outcome<tilec::SmemTileLayout> layout = tilec::makeSmemTileLayout(
+      smem.getShape()[smem.getRank() - 2], cols, smem.getElementBytes(),
+      toVocabSwizzle(smem.getSwizzle()), tilec::NoSwizzleLayout::RowMajor);
+  if (!layout)
+    return emitOpError("destination: ") << layout.error();
   if (failed(verifyTileIndices(*this, "destination", smem, getIndices(),
                                frag.getShape()[0])))
     return failure();

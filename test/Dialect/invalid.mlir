@@ -876,6 +876,17 @@ tile.kernel @frag_store_columns() attributes {target = #tile.target<sm_90a>, war
 
 // -----
 
+// Threads address a shared tile in 16-byte row chunks.
+tile.kernel @frag_store_narrow_rows() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %d = tile.smem_alloc : !tile.smem<64x8xf8E4M3FN, none>
+  %z = tile.frag.zero : !tile.frag<64x8xf8E4M3FN, wgmma_acc>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.frag.store' op destination: tile rows of 8 bytes (8 elements of 1 bytes) are not a multiple of 16 bytes}}
+  tile.frag.store %z, %d[%c0] : !tile.frag<64x8xf8E4M3FN, wgmma_acc>, !tile.smem<64x8xf8E4M3FN, none>
+}
+
+// -----
+
 tile.kernel @sched_block() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c = arith.constant 64 : i32
   // expected-error @below {{'tile.sched.num_tiles' op block must be two positive sizes [m, n]}}

@@ -53,10 +53,15 @@ public:
     handler.emplace(module.getContext(), [this](Diagnostic &diag) {
       if (diag.getSeverity() != DiagnosticSeverity::Error)
         return failure(); // warnings and remarks pass through
-      Caught caught{diag.getLocation(), diag.str(), {}};
+      // One report per op: a pattern's error and the failed legalization
+      // that follows it are two notes of it.
+      auto *caught = llvm::find_if(
+          errors, [&](const Caught &c) { return c.loc == diag.getLocation(); });
+      if (caught == errors.end())
+        caught = &errors.emplace_back(Caught{diag.getLocation(), {}});
+      caught->notes.push_back({diag.getLocation(), diag.str()});
       for (Diagnostic &note : diag.getNotes())
-        caught.notes.push_back({note.getLocation(), note.str()});
-      errors.push_back(std::move(caught));
+        caught->notes.push_back({note.getLocation(), note.str()});
       return success();
     });
   }
@@ -73,7 +78,6 @@ public:
           emitError(caught.loc)
           << "internal compiler error: tile-convert-to-nvvm could not lower "
           << what << "; this is a bug in tilec, not in the kernel";
-      diag.attachNote(caught.loc) << caught.message;
       for (const auto &[loc, note] : caught.notes)
         diag.attachNote(loc) << note;
     }
@@ -86,7 +90,6 @@ public:
 private:
   struct Caught {
     Location loc;
-    std::string message;
     SmallVector<std::pair<Location, std::string>> notes;
   };
   SmallVector<Caught> errors;
