@@ -128,8 +128,8 @@ LogicalResult FragReduceOp::verify() {
       source.getSupportShape(), expected.getSupportBroadcast());
   if (sharing.AcrossWarps)
     return emitOpError("reducing a ")
-           << stringifyFragLayout(source.getLayout())
-           << " fragment along axis " << static_cast<int64_t>(getAxis())
+           << stringifyFragLayout(source.getLayout()) << " fragment along axis "
+           << static_cast<int64_t>(getAxis())
            << " combines elements that different warps hold, which needs "
               "shared memory; not supported";
   if (getType() != expected)

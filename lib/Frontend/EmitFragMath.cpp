@@ -31,8 +31,7 @@ Value Emitter::fragOperand(const Val &val, llvm::SMRange range,
                            llvm::StringRef what) {
   if (val.isError())
     return {};
-  if (val.getValueType<tile::FragType>() ||
-      (val.isValue() && val.type.isF32()))
+  if (val.getValueType<tile::FragType>() || (val.isValue() && val.type.isF32()))
     return val.value;
   if (val.isInt() || val.isFloat())
     return materialize(val, range, builder.getF32Type());
@@ -76,18 +75,18 @@ Val Emitter::fragUnary(tile::FragUnaryKind kind, Val x, llvm::SMRange range,
     error(range, what + " works on fragments, got " + describeVal(x));
     return Val::error();
   }
-  return Val::of(tile::FragUnaryOp::create(builder, loc(range), frag, kind,
-                                           x.value));
+  return Val::of(
+      tile::FragUnaryOp::create(builder, loc(range), frag, kind, x.value));
 }
 
 Val Emitter::fragBinary(tile::FragBinaryKind kind, Val lhs, Val rhs,
                         llvm::SMRange range, llvm::StringRef what) {
   Location l = loc(range);
-  return fragElementwise(
-      *this, range, what, {lhs, rhs}, builder.getF32Type(),
-      [&](tile::FragType type, ArrayRef<Value> v) {
-        return tile::FragBinaryOp::create(builder, l, type, kind, v[0], v[1]);
-      });
+  return fragElementwise(*this, range, what, {lhs, rhs}, builder.getF32Type(),
+                         [&](tile::FragType type, ArrayRef<Value> v) {
+                           return tile::FragBinaryOp::create(builder, l, type,
+                                                             kind, v[0], v[1]);
+                         });
 }
 
 static std::optional<tile::FragCmpPredicate> cmpPredicate(Tok op) {
@@ -114,12 +113,12 @@ Val Emitter::fragOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
   std::string what = describe(op);
   if (std::optional<tile::FragCmpPredicate> predicate = cmpPredicate(op)) {
     Location l = loc(range.Start);
-    return fragElementwise(
-        *this, opRange, what, {lhs, rhs}, builder.getI1Type(),
-        [&](tile::FragType type, ArrayRef<Value> v) {
-          return tile::FragCmpOp::create(builder, l, type, *predicate, v[0],
-                                         v[1]);
-        });
+    return fragElementwise(*this, opRange, what, {lhs, rhs},
+                           builder.getI1Type(),
+                           [&](tile::FragType type, ArrayRef<Value> v) {
+                             return tile::FragCmpOp::create(
+                                 builder, l, type, *predicate, v[0], v[1]);
+                           });
   }
   bool fragOnLeft = static_cast<bool>(lhs.getValueType<tile::FragType>());
   Val other = fragOnLeft ? rhs : lhs;
@@ -181,8 +180,7 @@ Val Emitter::fragMinMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range) {
 // Builtins
 //===----------------------------------------------------------------------===//
 
-Val Emitter::emitFragUnaryCall(const CallExpr &call,
-                               tile::FragUnaryKind kind) {
+Val Emitter::emitFragUnaryCall(const CallExpr &call, tile::FragUnaryKind kind) {
   llvm::StringRef name = calleeName(call);
   SmallVector<const Expr *> args;
   if (!bindArgs(call, name, {{"x", true}}, args))
@@ -218,9 +216,9 @@ Val Emitter::emitActivation(const CallExpr &call) {
                        range, name);
     exponent = fragBinary(Binary::mul, poly, x, range, name);
   }
-  Val denominator = fragBinary(
-      Binary::add, fragUnary(Unary::exp2, exponent, range, name),
-      Val::ofFloat(1.0), range, name);
+  Val denominator =
+      fragBinary(Binary::add, fragUnary(Unary::exp2, exponent, range, name),
+                 Val::ofFloat(1.0), range, name);
   return fragBinary(Binary::mul, x,
                     fragUnary(Unary::rcp, denominator, range, name), range,
                     name);
@@ -229,11 +227,11 @@ Val Emitter::emitActivation(const CallExpr &call) {
 Val Emitter::fragFma(Val a, Val b, Val c, llvm::SMRange range,
                      llvm::StringRef what) {
   Location l = loc(range);
-  return fragElementwise(
-      *this, range, what, {a, b, c}, builder.getF32Type(),
-      [&](tile::FragType type, ArrayRef<Value> v) {
-        return tile::FragFmaOp::create(builder, l, type, v[0], v[1], v[2]);
-      });
+  return fragElementwise(*this, range, what, {a, b, c}, builder.getF32Type(),
+                         [&](tile::FragType type, ArrayRef<Value> v) {
+                           return tile::FragFmaOp::create(builder, l, type,
+                                                          v[0], v[1], v[2]);
+                         });
 }
 
 Val Emitter::emitFma(const CallExpr &call) {
@@ -278,8 +276,8 @@ Val Emitter::fragReduce(tile::FragReduceKind kind, const CallExpr &call,
     return Val::error();
   auto frag = source.getValueType<tile::FragType>();
   if (!frag) {
-    error(x.getRange(),
-          name + " with an axis reduces a fragment, got " + describeVal(source));
+    error(x.getRange(), name + " with an axis reduces a fragment, got " +
+                            describeVal(source));
     return Val::error();
   }
   // The verifier checks the axis (and that the lines stay inside a warp).

@@ -21,8 +21,7 @@ Val Emitter::minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range) {
   if (lhs.isError() || rhs.isError())
     return Val::error();
   const char *name = isMax ? "max" : "min";
-  if (lhs.getValueType<tile::FragType>() ||
-      rhs.getValueType<tile::FragType>())
+  if (lhs.getValueType<tile::FragType>() || rhs.getValueType<tile::FragType>())
     return fragMinMax(isMax, lhs, rhs, range);
   if (lhs.isInt() && rhs.isInt())
     return Val::ofInt(isMax ? std::max(lhs.intValue, rhs.intValue)
@@ -64,8 +63,7 @@ static const llvm::StringRef kFragBroadcasts[] = {"rows", "cols"};
 Val Emitter::emitZeros(const CallExpr &call) {
   SmallVector<const Expr *> args;
   if (!bindArgs(call, "zeros",
-                {{"type", true}, {"layout", true}, {"broadcast", false}},
-                args))
+                {{"type", true}, {"layout", true}, {"broadcast", false}}, args))
     return Val::error();
   std::optional<ShapeExpr> shape = evalShapeExpr(*args[0], "a fragment");
   std::optional<unsigned> layout =
@@ -140,10 +138,9 @@ Val Emitter::emitCast(const CallExpr &call) {
     return Val::error();
   Location l = loc(call.getLoc());
   if (auto frag = value.getValueType<tile::FragType>()) {
-    auto type =
-        tile::FragType::getChecked([&] { return emitError(l); }, &context,
-                                   frag.getShape(), to, frag.getLayout(),
-                                   frag.getBroadcast());
+    auto type = tile::FragType::getChecked(
+        [&] { return emitError(l); }, &context, frag.getShape(), to,
+        frag.getLayout(), frag.getBroadcast());
     if (!type)
       return Val::error();
     return Val::of(tile::FragCastOp::create(builder, l, type, value.value));
@@ -225,8 +222,7 @@ Val Emitter::emitCeilDiv(const CallExpr &call) {
 Val Emitter::emitMinMax(const CallExpr &call, bool isMax) {
   const char *name = isMax ? "max" : "min";
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, name, {{"a", true}, {"b", false}, {"axis", false}},
-                args))
+  if (!bindArgs(call, name, {{"a", true}, {"b", false}, {"axis", false}}, args))
     return Val::error();
   // max(x, axis = 1): a reduction; max(a, b): elementwise.
   if (args[2] && !args[1])
@@ -234,9 +230,9 @@ Val Emitter::emitMinMax(const CallExpr &call, bool isMax) {
                             : tile::FragReduceKind::min,
                       call, *args[0], *args[2]);
   if (args[2] || !args[1]) {
-    error(closingParen(call),
-          llvm::Twine(name) + " takes two values, " + name +
-              "(a, b), or a fragment and an axis, " + name + "(x, axis = 1)");
+    error(closingParen(call), llvm::Twine(name) + " takes two values, " + name +
+                                  "(a, b), or a fragment and an axis, " + name +
+                                  "(x, axis = 1)");
     return Val::error();
   }
   Val a = eval(*args[0]), b = eval(*args[1]);

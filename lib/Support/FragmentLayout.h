@@ -1,4 +1,5 @@
-//===- FragmentLayout.h - which thread holds which fragment element -*- C++ -*-===//
+//===- FragmentLayout.h - which thread holds which fragment element -*- C++
+//-*-===//
 //
 // Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
 //

@@ -153,15 +153,15 @@ void mlir::tile::populateTileToNVVMTypeConversions(
   // A fragment is one SSA value per element each thread holds: scalars cross
   // loops and branches as separate registers.
   // The element type converts as a scalar would (fp8 becomes i8).
-  converter.addConversion([&converter](FragType type,
-                                       SmallVectorImpl<Type> &results)
-                              -> LogicalResult {
-    Type element = converter.convertType(type.getElementType());
-    if (!element)
-      return failure();
-    results.append(type.getElementsPerThread(), element);
-    return success();
-  });
+  converter.addConversion(
+      [&converter](FragType type,
+                   SmallVectorImpl<Type> &results) -> LogicalResult {
+        Type element = converter.convertType(type.getElementType());
+        if (!element)
+          return failure();
+        results.append(type.getElementsPerThread(), element);
+        return success();
+      });
   converter.addConversion([ctx](SmemType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, kSharedSpace);
   });

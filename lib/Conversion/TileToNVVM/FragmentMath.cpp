@@ -26,7 +26,8 @@ using namespace mlir::tile::lowering;
 namespace {
 
 Value f32Const(OpBuilder &b, Location loc, double v) {
-  return arith::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(v));
+  return arith::ConstantOp::create(b, loc, b.getF32Type(),
+                                   b.getF32FloatAttr(v));
 }
 
 /// An NVVM intrinsic on one f32 that the NVVM dialect has no op for, called
@@ -125,8 +126,7 @@ Value buildScalar(FragSelectOp, OpBuilder &b, Location loc, const Constants &,
 template <typename OpT>
 struct ElementwiseLowering : ConvertOpToLLVMPattern<OpT> {
   using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
-  using OneToNOpAdaptor =
-      typename ConvertOpToLLVMPattern<OpT>::OneToNOpAdaptor;
+  using OneToNOpAdaptor = typename ConvertOpToLLVMPattern<OpT>::OneToNOpAdaptor;
   LogicalResult
   matchAndRewrite(OpT op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -210,9 +210,9 @@ struct FragReduceLowering : ConvertOpToLLVMPattern<FragReduceOp> {
       for (uint32_t mask : sharing.LaneMasks) {
         Value offset = i32Const(b, loc, mask);
         for (Value &value : partial) {
-          Value other = NVVM::ShflOp::create(
-              b, loc, b.getF32Type(), everyLane, value, offset, clamp,
-              NVVM::ShflKind::bfly, UnitAttr());
+          Value other = NVVM::ShflOp::create(b, loc, b.getF32Type(), everyLane,
+                                             value, offset, clamp,
+                                             NVVM::ShflKind::bfly, UnitAttr());
           value = combine(b, loc, kind, value, other);
         }
       }
@@ -226,8 +226,8 @@ struct FragReduceLowering : ConvertOpToLLVMPattern<FragReduceOp> {
 
 void mlir::tile::populateTileFragmentMathToNVVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ElementwiseLowering<FragUnaryOp>,
-               ElementwiseLowering<FragBinaryOp>, ElementwiseLowering<FragFmaOp>,
-               ElementwiseLowering<FragCmpOp>, ElementwiseLowering<FragSelectOp>,
-               FragReduceLowering>(converter);
+  patterns
+      .add<ElementwiseLowering<FragUnaryOp>, ElementwiseLowering<FragBinaryOp>,
+           ElementwiseLowering<FragFmaOp>, ElementwiseLowering<FragCmpOp>,
+           ElementwiseLowering<FragSelectOp>, FragReduceLowering>(converter);
 }

@@ -62,7 +62,8 @@ struct FragCastLowering : ConvertOpToLLVMPattern<FragCastOp> {
     SmallVector<Value> values(adaptor.getSource().begin(),
                               adaptor.getSource().end());
     if (isa<Float8E4M3FNType, Float8E5M2Type>(to)) {
-      replaceWithFragment(rewriter, op, convertToFp8(rewriter, loc, to, values));
+      replaceWithFragment(rewriter, op,
+                          convertToFp8(rewriter, loc, to, values));
       return success();
     }
     // Among f32, f16 and bf16 (the verifier allows no other casts).
@@ -121,9 +122,8 @@ struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
       tile = byteGep(b, loc, tile, off);
     Value row0 = indices.back();
     // A broadcast fragment writes its value to every element of its line.
-    SmallVector<Value> values =
-        alignToFragment(frag, adaptor.getValue(),
-                        frag.withBroadcast(FragBroadcast::none));
+    SmallVector<Value> values = alignToFragment(
+        frag, adaptor.getValue(), frag.withBroadcast(FragBroadcast::none));
     Value tid =
         arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127));
 
