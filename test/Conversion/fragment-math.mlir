@@ -23,10 +23,10 @@
 // CHECK: %[[LO2:.*]] = arith.addf %[[LO1]], %{{.*}} : f32
 // CHECK: nvvm.shfl.sync  bfly %[[ALL]], %[[HI1]], %[[TWO]], %[[CLAMP]]
 // CHECK: %[[HI2:.*]] = arith.addf %[[HI1]], %{{.*}} : f32
-// CHECK: %[[X0:.*]] = arith.subf %[[R0]], %[[LO2]] fastmath<contract> : f32
-// CHECK: %[[X1:.*]] = arith.subf %[[R1]], %[[LO2]] fastmath<contract> : f32
-// CHECK: %[[X2:.*]] = arith.subf %[[R2]], %[[HI2]] fastmath<contract> : f32
-// CHECK: %[[X3:.*]] = arith.subf %[[R3]], %[[HI2]] fastmath<contract> : f32
+// CHECK: %[[X0:.*]] = arith.subf %[[R0]], %[[LO2]] : f32
+// CHECK: %[[X1:.*]] = arith.subf %[[R1]], %[[LO2]] : f32
+// CHECK: %[[X2:.*]] = arith.subf %[[R2]], %[[HI2]] : f32
+// CHECK: %[[X3:.*]] = arith.subf %[[R3]], %[[HI2]] : f32
 // CHECK: scf.yield %[[X0]], %[[X1]], %[[X2]], %[[X3]]
 tile.kernel @row_sum(%n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c0 = arith.constant 0 : i32
@@ -46,10 +46,10 @@ tile.kernel @row_sum(%n: i32) attributes {target = #tile.target<sm_90a>, warpgro
 // CHECK-LABEL: llvm.func @column_bias(
 // CHECK-SAME: %[[ALPHA:[a-z0-9]+]]: f32
 // CHECK: scf.for {{.*}} iter_args(%[[A0:[a-z0-9]+]] = %{{.*}}, %[[A1:[a-z0-9]+]] = %{{.*}}, %[[A2:[a-z0-9]+]] = %{{.*}}, %[[A3:[a-z0-9]+]] = %{{.*}}, %[[B0:[a-z0-9]+]] = %{{.*}}, %[[B1:[a-z0-9]+]] = %{{.*}})
-// CHECK: %[[Y0:.*]] = arith.addf %[[A0]], %[[B0]] fastmath<contract> : f32
-// CHECK: %[[Y1:.*]] = arith.addf %[[A1]], %[[B1]] fastmath<contract> : f32
-// CHECK: %[[Y2:.*]] = arith.addf %[[A2]], %[[B0]] fastmath<contract> : f32
-// CHECK: %[[Y3:.*]] = arith.addf %[[A3]], %[[B1]] fastmath<contract> : f32
+// CHECK: %[[Y0:.*]] = arith.addf %[[A0]], %[[B0]] : f32
+// CHECK: %[[Y1:.*]] = arith.addf %[[A1]], %[[B1]] : f32
+// CHECK: %[[Y2:.*]] = arith.addf %[[A2]], %[[B0]] : f32
+// CHECK: %[[Y3:.*]] = arith.addf %[[A3]], %[[B1]] : f32
 // CHECK: arith.divf %[[ALPHA]], %[[Y0]] : f32
 // CHECK: arith.divf %[[ALPHA]], %[[Y3]] : f32
 tile.kernel @column_bias(%n: i32, %alpha: f32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
@@ -73,7 +73,7 @@ tile.kernel @column_bias(%n: i32, %alpha: f32) attributes {target = #tile.target
 // CHECK: %[[ABS:.*]] = llvm.intr.fabs(%[[X0]]) : (f32) -> f32
 // CHECK: llvm.intr.fabs
 // CHECK: %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
-// CHECK: %[[T:.*]] = arith.mulf %[[ABS]], %[[LOG2E]] fastmath<contract> : f32
+// CHECK: %[[T:.*]] = arith.mulf %[[ABS]], %[[LOG2E]] : f32
 // CHECK: %[[E:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[T]]) : (f32) -> f32
 // CHECK: arith.mulf
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
@@ -96,7 +96,7 @@ tile.kernel @column_bias(%n: i32, %alpha: f32) attributes {target = #tile.target
 // CHECK: %[[S1:.*]] = arith.select
 // CHECK: %[[SUM:.*]] = arith.addf %[[S0]], %[[S1]] : f32
 // CHECK-NOT: nvvm.shfl.sync
-// CHECK: arith.mulf %[[S0]], %[[SUM]] fastmath<contract> : f32
+// CHECK: arith.mulf %[[S0]], %[[SUM]] : f32
 tile.kernel @unary_and_select(%n: i32) attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

@@ -53,10 +53,8 @@ Value buildScalar(FragUnaryOp op, OpBuilder &b, Location loc,
   case FragUnaryKind::exp2:
     return callF32Intrinsic(b, loc, "llvm.nvvm.ex2.approx.ftz.f", x[0]);
   case FragUnaryKind::exp:
-    return callF32Intrinsic(
-        b, loc, "llvm.nvvm.ex2.approx.ftz.f",
-        arith::MulFOp::create(b, loc, x[0], c.log2e,
-                              arith::FastMathFlags::contract));
+    return callF32Intrinsic(b, loc, "llvm.nvvm.ex2.approx.ftz.f",
+                            arith::MulFOp::create(b, loc, x[0], c.log2e));
   case FragUnaryKind::rsqrt:
     return callF32Intrinsic(b, loc, "llvm.nvvm.rsqrt.approx.ftz.f", x[0]);
   case FragUnaryKind::rcp:
@@ -69,16 +67,15 @@ Value buildScalar(FragUnaryOp op, OpBuilder &b, Location loc,
 
 Value buildScalar(FragBinaryOp op, OpBuilder &b, Location loc,
                   const Constants &, ArrayRef<Value> x) {
-  // A product feeding a sum may become one fma.rn.f32, as nvcc's default
-  // -fmad=true does: one rounding less, one instruction less.
-  auto contract = arith::FastMathFlags::contract;
+  // Rounded as written: no implicit contraction into fma (fma() is
+  // explicit), so `acc * alpha` keeps the mul.rn.f32 it always had.
   switch (op.getKind()) {
   case FragBinaryKind::add:
-    return arith::AddFOp::create(b, loc, x[0], x[1], contract);
+    return arith::AddFOp::create(b, loc, x[0], x[1]);
   case FragBinaryKind::sub:
-    return arith::SubFOp::create(b, loc, x[0], x[1], contract);
+    return arith::SubFOp::create(b, loc, x[0], x[1]);
   case FragBinaryKind::mul:
-    return arith::MulFOp::create(b, loc, x[0], x[1], contract);
+    return arith::MulFOp::create(b, loc, x[0], x[1]);
   case FragBinaryKind::div:
     return arith::DivFOp::create(b, loc, x[0], x[1]);
   case FragBinaryKind::max:
