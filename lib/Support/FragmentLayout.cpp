@@ -78,9 +78,8 @@ uint32_t fragmentRegs(const FragmentShape &S, FragmentBroadcast B) {
 
 uint32_t fragmentBroadcastLine(const FragmentShape &S, FragmentBroadcast B,
                                uint32_t T, uint32_t Slot) {
-  if (B == FragmentBroadcast::None)
-    B = FragmentBroadcast::Rows;
-  return linesOf(S, B, T)[Slot];
+  return linesOf(S, B == FragmentBroadcast::Cols ? B : FragmentBroadcast::Rows,
+                 T)[Slot];
 }
 
 LineSharing fragmentLineSharing(const FragmentShape &S,

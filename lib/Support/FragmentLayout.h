@@ -78,8 +78,8 @@ BroadcastMap fragmentBroadcastMap(const FragmentShape &S, FragmentBroadcast B);
 uint32_t fragmentRegs(const FragmentShape &S, FragmentBroadcast B);
 
 /// The row (Rows) or column (Cols) that broadcast register \p Slot of
-/// thread \p T holds. Why: loading a scale or bias vector into a broadcast
-/// fragment reads that element.
+/// thread \p T holds (\p B is Rows or Cols). Why: loading a scale or bias
+/// vector into a broadcast fragment reads that element.
 uint32_t fragmentBroadcastLine(const FragmentShape &S, FragmentBroadcast B,
                                uint32_t T, uint32_t Slot);
 
