@@ -179,6 +179,9 @@ LogicalResult GemmAsyncOp::verify() {
     if (frag.getLayout() != FragLayout::wgmma_acc)
       return emitOpError("wgmma accumulates into a wgmma_acc fragment, got ")
              << stringifyFragLayout(frag.getLayout());
+    if (frag.isBroadcast())
+      return emitOpError("wgmma accumulates into a full fragment, got ")
+             << frag;
     if (!frag.getElementType().isF32())
       return emitOpError("accumulator must be f32, got ")
              << frag.getElementType();

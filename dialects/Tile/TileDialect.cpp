@@ -332,8 +332,10 @@ LogicalResult PipelineType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape, Type elementType,
-                               FragLayout layout) {
-  if (failed(verifyElementType(emitError, elementType)))
+                               FragLayout layout, FragBroadcast broadcast) {
+  // i1: what a comparison gives; it lives in registers only.
+  if (!elementType.isInteger(1) &&
+      failed(verifyElementType(emitError, elementType)))
     return failure();
   if (shape.size() != 2)
     return emitError() << "a fragment is two-dimensional, got shape "
@@ -364,8 +366,30 @@ LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+tilec::FragmentShape FragType::getSupportShape() const {
+  tilec::FragmentShape shape;
+  shape.Layout = getLayout() == FragLayout::wgmma_acc
+                     ? tilec::FragmentLayout::WgmmaAccumulator
+                     : tilec::FragmentLayout::RowPerThread;
+  shape.Rows = getShape()[0];
+  shape.Cols = getShape()[1];
+  return shape;
+}
+
+tilec::FragmentBroadcast FragType::getSupportBroadcast() const {
+  switch (getBroadcast()) {
+  case FragBroadcast::none:
+    return tilec::FragmentBroadcast::None;
+  case FragBroadcast::rows:
+    return tilec::FragmentBroadcast::Rows;
+  case FragBroadcast::cols:
+    return tilec::FragmentBroadcast::Cols;
+  }
+  return tilec::FragmentBroadcast::None;
+}
+
 int64_t FragType::getElementsPerThread() const {
-  return getShape()[0] * getShape()[1] / 128;
+  return tilec::fragmentRegs(getSupportShape(), getSupportBroadcast());
 }
 
 //===----------------------------------------------------------------------===//

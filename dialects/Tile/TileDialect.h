@@ -14,6 +14,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "lib/Support/FragmentLayout.h"
 #include "tilec/Vocabulary.h"
 
 namespace tilec {
@@ -60,6 +61,18 @@ std::string getElementTypeName(Type type);
 /// element types the DSL, the bundle and the runtime name.
 Type getMlirElementType(MLIRContext *context, tilec::vocab::ElementType type);
 std::optional<tilec::vocab::ElementType> getVocabElementType(Type type);
+
+/// Reading a fragment needs its asynchronous producer to be done: an error
+/// on `op` when `fragment` may still be written by a tile.gemm_async or
+/// filled by a tile.tmem_load (success for values that are no fragment).
+LogicalResult verifySettled(Operation *op, Value fragment);
+
+/// The fragment type that elementwise math on `operands` (fragments and
+/// scalars) gives, with element type `elementType`: the shape and layout of
+/// the first fragment, broadcast when every fragment operand is one of the
+/// same kind, full otherwise. Null when no operand is a fragment. The
+/// verifiers of the fragment math ops and the front end both use it.
+FragType getElementwiseResultType(TypeRange operands, Type elementType);
 
 } // namespace mlir::tile
 

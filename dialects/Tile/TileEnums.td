@@ -141,11 +141,52 @@ def Tile_GridPolicyAttr : EnumAttr<Tile_Dialect, Tile_GridPolicy, "grid_policy">
   let assemblyFormat = "`<` $value `>`";
 }
 
-def Tile_EpilogueOp : I32EnumAttr<"EpilogueOp", "elementwise epilogue math", [
+// What a register fragment keeps of its layout: every element, or one value
+// per row (or column) the thread covers (lib/Support/FragmentLayout.h).
+def Tile_FragBroadcast : I32EnumAttr<"FragBroadcast", "the broadcast form of a register fragment", [
+    I32EnumAttrCase<"none", 0>,
+    I32EnumAttrCase<"rows", 1>,
+    I32EnumAttrCase<"cols", 2>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_FragUnaryKind : I32EnumAttr<"FragUnaryKind", "elementwise math of one fragment", [
+    I32EnumAttrCase<"neg", 0>,
+    I32EnumAttrCase<"abs", 1>,
+    I32EnumAttrCase<"exp2", 2>,   // ex2.approx.ftz.f32
+    I32EnumAttrCase<"exp", 3>,    // exp2(x * log2(e))
+    I32EnumAttrCase<"rsqrt", 4>,  // rsqrt.approx.ftz.f32
+    I32EnumAttrCase<"rcp", 5>,    // rcp.approx.ftz.f32
+    I32EnumAttrCase<"relu", 6>]> { // max(x, 0)
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_FragBinaryKind : I32EnumAttr<"FragBinaryKind", "elementwise math of two operands", [
     I32EnumAttrCase<"add", 0>,
     I32EnumAttrCase<"mul", 1>,
     I32EnumAttrCase<"max", 2>,
-    I32EnumAttrCase<"min", 3>]> {
+    I32EnumAttrCase<"min", 3>,
+    I32EnumAttrCase<"sub", 4>,
+    I32EnumAttrCase<"div", 5>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+// Ordered, as the DSL's scalar comparisons: false when either side is NaN.
+def Tile_FragCmpPredicate : I32EnumAttr<"FragCmpPredicate", "an elementwise comparison", [
+    I32EnumAttrCase<"lt", 0>,
+    I32EnumAttrCase<"le", 1>,
+    I32EnumAttrCase<"gt", 2>,
+    I32EnumAttrCase<"ge", 3>,
+    I32EnumAttrCase<"eq", 4>,
+    I32EnumAttrCase<"ne", 5>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_FragReduceKind : I32EnumAttr<"FragReduceKind", "how a reduction combines elements", [
+    I32EnumAttrCase<"sum", 0>,
+    I32EnumAttrCase<"max", 1>,
+    I32EnumAttrCase<"min", 2>]> {
   let cppNamespace = "::mlir::tile";
 }
 

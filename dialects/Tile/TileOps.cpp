@@ -4,6 +4,7 @@
 #include "dialects/Tile/VerifyHelpers.h"
 
 #include "lib/Support/MmaTypes.h"
+#include "lib/Support/Swizzle.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -506,8 +507,7 @@ static Operation *findInFlightProducer(Value value,
   return nullptr;
 }
 
-/// Reading a fragment needs its asynchronous producer to be done.
-static LogicalResult verifySettled(Operation *op, Value fragment) {
+LogicalResult mlir::tile::verifySettled(Operation *op, Value fragment) {
   if (!isa<FragType>(fragment.getType()))
     return success();
   llvm::SmallPtrSet<Value, 8> seen;
@@ -533,6 +533,9 @@ LogicalResult TmemLoadOp::verify() {
     return emitOpError("tensor memory loads into a row_per_thread fragment, "
                        "got ")
            << stringifyFragLayout(frag.getLayout());
+  if (frag.isBroadcast())
+    return emitOpError("tensor memory loads into a full fragment, got ")
+           << frag;
   if (frag.getElementType() != tmem.getElementType())
     return emitOpError("fragment element type ")
            << frag.getElementType() << " differs from tensor memory's "
@@ -548,30 +551,6 @@ LogicalResult TmemLoadOp::verify() {
                                    << " are outside the tensor memory's "
                                    << tmem.getShape()[1] << " columns";
   return success();
-}
-
-LogicalResult FragCastOp::verify() {
-  auto in = cast<FragType>(getSource().getType());
-  auto out = cast<FragType>(getType());
-  if (in.getShape() != out.getShape() || in.getLayout() != out.getLayout())
-    return emitOpError("changes only the element type; got ")
-           << in << " -> " << out;
-  return verifySettled(*this, getSource());
-}
-
-LogicalResult FragElementwiseOp::verify() {
-  auto lhs = cast<FragType>(getLhs().getType());
-  Type rhs = getRhs().getType();
-  if (rhs != lhs && rhs != lhs.getElementType())
-    return emitOpError("right operand must be a fragment of type ")
-           << lhs << " or a scalar of type " << lhs.getElementType() << ", got "
-           << rhs;
-  if (!lhs.getElementType().isF32())
-    return emitOpError("epilogue math is done in f32, got ")
-           << lhs.getElementType();
-  if (failed(verifySettled(*this, getLhs())))
-    return failure();
-  return verifySettled(*this, getRhs());
 }
 
 LogicalResult FragStoreOp::verify() {
@@ -592,6 +571,13 @@ LogicalResult FragStoreOp::verify() {
   if (frag.getShape()[1] != cols)
     return emitOpError("fragment has ")
            << frag.getShape()[1] << " columns, the tile has " << cols;
+  // The threads address the tile as lib/Support lays it out (as the
+  // lowering's getTileLayout does): rows of 16-byte chunks.
+  llvm::Expected<tilec::SmemTileLayout> layout = tilec::makeSmemTileLayout(
+      smem.getShape()[smem.getRank() - 2], cols, smem.getElementBytes(),
+      toVocabSwizzle(smem.getSwizzle()), tilec::NoSwizzleLayout::RowMajor);
+  if (!layout)
+    return emitOpError("destination: ") << llvm::toString(layout.takeError());
   if (failed(verifyTileIndices(*this, "destination", smem, getIndices(),
                                frag.getShape()[0])))
     return failure();

@@ -525,6 +525,10 @@ def Tile_TmemWaitOp : Tile_Op<"tmem_wait", [AllTypesMatch<["value", "result"]>,
 
 def Tile_FragZeroOp : Tile_Op<"frag.zero", [Pure]> {
   let summary = "a fragment of zeros";
+  let description = [{
+    Full or broadcast (a running row maximum starts as one).
+    `%z = tile.frag.zero : !tile.frag<64x256xf32, wgmma_acc, rows>`
+  }];
   let results = (outs Tile_AnyFrag:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
 }
@@ -532,6 +536,9 @@ def Tile_FragZeroOp : Tile_Op<"frag.zero", [Pure]> {
 def Tile_FragCastOp : Tile_Op<"frag.cast", [Pure]> {
   let summary = "convert every element of a fragment to another type";
   let description = [{
+    Between f32, f16 and bf16, and from f32 to e4m3 and e5m2 (round to
+    nearest even; fp8 saturates to the largest finite value). The fp8
+    conversions take pairs of elements (`cvt.rn.satfinite.e4m3x2.f32`).
     `%h = tile.frag.cast %acc : !tile.frag<64x256xf32, wgmma_acc> -> !tile.frag<64x256xbf16, wgmma_acc>`
   }];
   let arguments = (ins Tile_AnyFrag:$source);
@@ -540,16 +547,115 @@ def Tile_FragCastOp : Tile_Op<"frag.cast", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_FragElementwiseOp : Tile_Op<"frag.elementwise",
-    [Pure, AllTypesMatch<["lhs", "result"]>]> {
-  let summary = "elementwise epilogue math with a scalar or a fragment";
+// An operand of fragment math: a fragment (full or broadcast) or an f32.
+def Tile_FragOperand : AnyTypeOf<[Tile_AnyFrag, F32],
+                                 "register fragment or f32 scalar">;
+
+def Tile_FragUnaryOp : Tile_Op<"frag.unary",
+    [Pure, AllTypesMatch<["operand", "result"]>]> {
+  let summary = "elementwise math of one fragment: neg, abs, exp2, exp, rsqrt, rcp, relu";
   let description = [{
-    `%s = tile.frag.elementwise mul %acc, %alpha : !tile.frag<64x256xf32, wgmma_acc>, f32`
+    In f32, on full and broadcast fragments alike. exp2, rsqrt and rcp are
+    the approximate instructions (`ex2.approx.ftz.f32`, ...); exp is
+    exp2(x * log2(e)); relu is max(x, 0), which gives 0 for NaN.
+    `%e = tile.frag.unary exp %x : !tile.frag<64x256xf32, wgmma_acc>`
   }];
-  let arguments = (ins Tile_EpilogueOp:$kind, Tile_AnyFrag:$lhs, AnyType:$rhs);
+  let arguments = (ins Tile_FragUnaryKind:$kind, Tile_AnyFrag:$operand);
   let results = (outs Tile_AnyFrag:$result);
-  let assemblyFormat =
-      "$kind $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+  let assemblyFormat = "$kind $operand attr-dict `:` type($operand)";
+  let hasVerifier = 1;
+}
+
+def Tile_FragBinaryOp : Tile_Op<"frag.binary", [Pure]> {
+  let summary = "elementwise math of two operands: add, sub, mul, div, max, min";
+  let description = [{
+    Each operand is a fragment or an f32 scalar, at least one a fragment.
+    Fragments have one shape and layout; a broadcast fragment (`rows`,
+    `cols`) combines with the full one as if it were repeated along the
+    other dimension. The result is a broadcast fragment when every fragment
+    operand is one of the same kind, else a full fragment. div is IEEE
+    division (`div.rn.f32`); max and min return the other operand for NaN.
+
+    ```mlir
+    %s = tile.frag.binary mul %acc, %alpha : !tile.frag<64x256xf32, wgmma_acc>, f32 -> !tile.frag<64x256xf32, wgmma_acc>
+    %b = tile.frag.binary add %s, %bias : !tile.frag<64x256xf32, wgmma_acc>, !tile.frag<64x256xf32, wgmma_acc, cols> -> !tile.frag<64x256xf32, wgmma_acc>
+    ```
+  }];
+  let arguments = (ins Tile_FragBinaryKind:$kind, Tile_FragOperand:$lhs,
+                       Tile_FragOperand:$rhs);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = [{
+    $kind $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_FragFmaOp : Tile_Op<"frag.fma", [Pure]> {
+  let summary = "a * b + c, rounded once (fma.rn.f32)";
+  let description = [{
+    The operands follow tile.frag.binary's rules.
+    `%y = tile.frag.fma %acc, %scale, %bias : !tile.frag<64x256xf32, wgmma_acc>, !tile.frag<64x256xf32, wgmma_acc, rows>, f32 -> !tile.frag<64x256xf32, wgmma_acc>`
+  }];
+  let arguments = (ins Tile_FragOperand:$a, Tile_FragOperand:$b,
+                       Tile_FragOperand:$c);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_FragCmpOp : Tile_Op<"frag.cmp", [Pure]> {
+  let summary = "an elementwise comparison, giving an i1 fragment";
+  let description = [{
+    The operands follow tile.frag.binary's rules; the comparisons are
+    ordered (false when either side is NaN).
+    `%m = tile.frag.cmp gt %x, %t : !tile.frag<64x256xf32, wgmma_acc>, f32 -> !tile.frag<64x256xi1, wgmma_acc>`
+  }];
+  let arguments = (ins Tile_FragCmpPredicate:$predicate, Tile_FragOperand:$lhs,
+                       Tile_FragOperand:$rhs);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = [{
+    $predicate $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_FragSelectOp : Tile_Op<"frag.select", [Pure]> {
+  let summary = "elementwise condition ? a : b";
+  let description = [{
+    The condition is an i1 fragment (full or broadcast) of the values'
+    shape and layout; the values follow tile.frag.binary's rules.
+    `%y = tile.frag.select %m, %x, %c0 : !tile.frag<64x256xi1, wgmma_acc>, !tile.frag<64x256xf32, wgmma_acc>, f32 -> !tile.frag<64x256xf32, wgmma_acc>`
+  }];
+  let arguments = (ins Tile_AnyFrag:$condition, Tile_FragOperand:$true_value,
+                       Tile_FragOperand:$false_value);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:` type($condition)
+    `,` type($true_value) `,` type($false_value) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_FragReduceOp : Tile_Op<"frag.reduce", [Pure]> {
+  let summary = "reduce a fragment along its rows or columns";
+  let description = [{
+    `axis 1` combines the elements of each row and gives a `rows` broadcast
+    fragment, `axis 0` those of each column and gives a `cols` one. Each
+    thread combines its own elements, then the lanes that hold the same row
+    exchange partial results with shuffles (the 4 lanes of a quad in
+    wgmma_acc, none in row_per_thread); the whole warpgroup runs it. A line
+    that threads of several warps share would need shared memory, which the
+    op does not use: that is an error.
+    `%s = tile.frag.reduce sum %x axis 1 : !tile.frag<64x256xf32, wgmma_acc> -> !tile.frag<64x256xf32, wgmma_acc, rows>`
+  }];
+  let arguments = (ins Tile_FragReduceKind:$kind, Tile_AnyFrag:$source,
+                       I64Attr:$axis);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = [{
+    $kind $source `axis` $axis attr-dict `:` type($source) `->` type($result)
+  }];
   let hasVerifier = 1;
 }
 
@@ -557,7 +663,8 @@ def Tile_FragStoreOp : Tile_Op<"frag.store"> {
   let summary = "each thread stores its fragment elements into a shared tile";
   let description = [{
     The leading indices select the tile; the last index is the first row.
-    The swizzle of the buffer is applied.
+    The swizzle of the buffer is applied. A broadcast fragment writes its
+    value to every element of its row (column).
     `tile.frag.store %h, %d[%row] : !tile.frag<64x256xbf16, wgmma_acc>, !tile.smem<128x256xbf16, swizzle_128b>`
   }];
   let arguments = (ins Tile_AnyFrag:$value,

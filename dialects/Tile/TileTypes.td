@@ -104,15 +104,50 @@ def Tile_FragType : Tile_Type<"Frag", "frag"> {
   let description = [{
     A `rows x cols` tile held in registers by the 128 threads of a warpgroup,
     laid out as `layout` says. Example: `!tile.frag<64x256xf32, wgmma_acc>`.
+    A broadcast fragment (`rows` or `cols`) stands for the same tile with one
+    value per row (or column): each thread holds only the distinct rows (or
+    columns) its full fragment covers, 2 per 64-row block of a wgmma_acc
+    fragment for `rows`. It is what per-row scales, per-column biases and
+    reductions are. Example: `!tile.frag<64x256xf32, wgmma_acc, rows>`.
+    Element types: the vocabulary's, and i1 (the result of a comparison).
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         "::mlir::Type":$elementType,
-                        "::mlir::tile::FragLayout":$layout);
-  let assemblyFormat =
-      "`<` custom<ShapeAndType>($shape, $elementType) `,` $layout `>`";
+                        "::mlir::tile::FragLayout":$layout,
+                        DefaultValuedParameter<"::mlir::tile::FragBroadcast",
+                            "::mlir::tile::FragBroadcast::none">:$broadcast);
+  let assemblyFormat = [{
+    `<` custom<ShapeAndType>($shape, $elementType) `,` $layout
+    (`,` $broadcast^)? `>`
+  }];
+  // A full fragment unless a broadcast is given.
+  let builders = [
+    TypeBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
+        "::mlir::Type":$elementType, "::mlir::tile::FragLayout":$layout,
+        CArg<"::mlir::tile::FragBroadcast",
+             "::mlir::tile::FragBroadcast::none">:$broadcast), [{
+      return $_get($_ctxt, shape, elementType, layout, broadcast);
+    }]>
+  ];
+  let skipDefaultBuilders = 1;
   let extraClassDeclaration = [{
     /// Elements each thread of the warpgroup holds.
     int64_t getElementsPerThread() const;
+    /// The layout and shape in lib/Support's terms.
+    ::tilec::FragmentShape getSupportShape() const;
+    ::tilec::FragmentBroadcast getSupportBroadcast() const;
+    bool isBroadcast() const {
+      return getBroadcast() != ::mlir::tile::FragBroadcast::none;
+    }
+    /// The same fragment with another element type or broadcast.
+    FragType withElementType(::mlir::Type elementType) const {
+      return FragType::get(getContext(), getShape(), elementType, getLayout(),
+                           getBroadcast());
+    }
+    FragType withBroadcast(::mlir::tile::FragBroadcast broadcast) const {
+      return FragType::get(getContext(), getShape(), getElementType(),
+                           getLayout(), broadcast);
+    }
   }];
   let genVerifyDecl = 1;
 }

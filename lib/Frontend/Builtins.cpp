@@ -41,6 +41,18 @@ llvm::ArrayRef<Builtin> tilec::frontend::getBuiltins() {
       {"zeros", Kind::Expression, true, &Emitter::emitZeros},
       {"undef", Kind::Expression, true, &Emitter::emitZeros},
       {"tmem_load", Kind::Expression, true, &Emitter::emitTmemLoad},
+      // Fragment math.
+      {"abs", Kind::Expression, true, &Emitter::emitAbs},
+      {"exp2", Kind::Expression, true, &Emitter::emitExp2},
+      {"exp", Kind::Expression, true, &Emitter::emitExp},
+      {"rsqrt", Kind::Expression, true, &Emitter::emitRsqrt},
+      {"rcp", Kind::Expression, true, &Emitter::emitRcp},
+      {"relu", Kind::Expression, true, &Emitter::emitRelu},
+      {"silu", Kind::Expression, true, &Emitter::emitActivation},
+      {"gelu", Kind::Expression, true, &Emitter::emitActivation},
+      {"fma", Kind::Expression, true, &Emitter::emitFma},
+      {"select", Kind::Expression, true, &Emitter::emitSelect},
+      {"sum", Kind::Expression, true, &Emitter::emitSum},
       // These fold when their arguments are constants, so params and kernel
       // headers may use them too.
       {"cast", Kind::Expression, false, &Emitter::emitCast},

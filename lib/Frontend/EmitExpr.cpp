@@ -149,8 +149,8 @@ Val Emitter::evalUnary(const UnaryExpr &expr) {
     if (operand.isValue() && operand.type.isF32())
       return Val::of(arith::NegFOp::create(builder, l, operand.value));
     if (operand.getValueType<tile::FragType>())
-      return fragOp(Tok::Star, operand, Val::ofFloat(-1.0), expr.getRange(),
-                    opRange);
+      return fragUnary(tile::FragUnaryKind::neg, operand, expr.getRange(),
+                       "'-'");
     break;
   case Tok::Tilde:
     if (operand.isInt())

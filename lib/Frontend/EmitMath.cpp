@@ -4,10 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Arithmetic on register fragments (the epilogue: acc * alpha + bias,
-// min / max) becomes tile.frag.elementwise ops; the value builtins (zeros,
-// cast, ceildiv, min, max, sizeof) fold on constants and build one op
-// otherwise.
+// The value builtins (zeros, cast, ceildiv, min, max, sizeof) fold on
+// constants and build one op otherwise; min and max of fragments, and max /
+// min with an axis, are fragment math (EmitFragMath.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,157 +17,12 @@
 using namespace tilec::frontend;
 using namespace mlir;
 
-//===----------------------------------------------------------------------===//
-// Fragment math
-//===----------------------------------------------------------------------===//
-
-static bool isComparison(Tok op) {
-  return op == Tok::EqEq || op == Tok::NotEq || op == Tok::Less ||
-         op == Tok::LessEq || op == Tok::Greater || op == Tok::GreaterEq;
-}
-
-Val Emitter::fragOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
-                    llvm::SMRange opRange) {
-  Location l = loc(range.Start);
-  bool fragOnLeft = static_cast<bool>(lhs.getValueType<tile::FragType>());
-  Val frag = fragOnLeft ? lhs : rhs;
-  Val other = fragOnLeft ? rhs : lhs;
-  auto fragType = cast<tile::FragType>(frag.type);
-  if (!fragType.getElementType().isF32()) {
-    error(opRange, "epilogue math works on f32 fragments, got " +
-                       describeType(fragType) +
-                       "; do the math before the cast");
-    return Val::error();
-  }
-  if (isComparison(op) || op == Tok::KwAnd || op == Tok::KwOr) {
-    error(opRange, describe(op) + " cannot be applied to a fragment");
-    return Val::error();
-  }
-  auto apply = [&](tile::EpilogueOp kind, Value a, Value b) {
-    return Val::of(
-        tile::FragElementwiseOp::create(builder, l, fragType, kind, a, b));
-  };
-  // Fragment with fragment.
-  if (auto otherFrag = other.getValueType<tile::FragType>()) {
-    if (otherFrag != fragType) {
-      error(opRange, describe(op) + " needs two fragments of one type, got " +
-                         describeType(lhs.type) + " and " +
-                         describeType(rhs.type));
-      return Val::error();
-    }
-    if (op == Tok::Plus)
-      return apply(tile::EpilogueOp::add, lhs.value, rhs.value);
-    if (op == Tok::Star)
-      return apply(tile::EpilogueOp::mul, lhs.value, rhs.value);
-    error(opRange, describe(op) +
-                       " of two fragments is not supported; elementwise math "
-                       "on fragments is +, *, min and max");
-    return Val::error();
-  }
-  // Fragment with an f32 scalar.
-  bool scalarOk = other.isInt() || other.isFloat() ||
-                  (other.isValue() && other.type.isF32());
-  if (!scalarOk) {
-    error(opRange, "a fragment combines with an f32 scalar or a fragment of "
-                   "the same type, got " +
-                       describeVal(other));
-    return Val::error();
-  }
-  double constant =
-      other.isInt() ? static_cast<double>(other.intValue) : other.floatValue;
-  Type f32 = builder.getF32Type();
-  switch (op) {
-  case Tok::Plus:
-  case Tok::Star: {
-    Value scalar = materialize(other, range, f32);
-    if (!scalar)
-      return Val::error();
-    return apply(op == Tok::Plus ? tile::EpilogueOp::add
-                                 : tile::EpilogueOp::mul,
-                 frag.value, scalar);
-  }
-  case Tok::Minus: {
-    if (!fragOnLeft) {
-      // s - f = (f * -1) + s
-      Val negated = fragOp(Tok::Star, frag, Val::ofFloat(-1.0), range, opRange);
-      if (negated.isError())
-        return negated;
-      return fragOp(Tok::Plus, negated, other, range, opRange);
-    }
-    Value scalar;
-    if (other.isValue())
-      scalar = arith::NegFOp::create(builder, l, other.value);
-    else
-      scalar = materialize(Val::ofFloat(-constant), range, f32);
-    return apply(tile::EpilogueOp::add, frag.value, scalar);
-  }
-  case Tok::Slash: {
-    if (!fragOnLeft) {
-      error(opRange, "a scalar cannot be divided by a fragment");
-      return Val::error();
-    }
-    Value scalar;
-    if (other.isValue()) {
-      Value one = materialize(Val::ofFloat(1.0), range, f32);
-      scalar = arith::DivFOp::create(builder, l, one, other.value);
-    } else {
-      if (constant == 0) {
-        error(opRange, "division by zero");
-        return Val::error();
-      }
-      scalar = materialize(Val::ofFloat(1.0 / constant), range, f32);
-    }
-    return apply(tile::EpilogueOp::mul, frag.value, scalar);
-  }
-  default:
-    error(opRange, describe(op) + " cannot be applied to a fragment; "
-                                  "elementwise math on fragments is +, -, *, "
-                                  "/, min and max");
-    return Val::error();
-  }
-}
-
 Val Emitter::minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range) {
   if (lhs.isError() || rhs.isError())
     return Val::error();
   const char *name = isMax ? "max" : "min";
-  Location l = loc(range.Start);
-  if (lhs.getValueType<tile::FragType>() ||
-      rhs.getValueType<tile::FragType>()) {
-    if (!lhs.getValueType<tile::FragType>())
-      std::swap(lhs, rhs);
-    auto fragType = cast<tile::FragType>(lhs.type);
-    if (!fragType.getElementType().isF32()) {
-      error(range, llvm::Twine(name) + " works on f32 fragments, got " +
-                       describeType(fragType));
-      return Val::error();
-    }
-    Value other;
-    if (auto otherFrag = rhs.getValueType<tile::FragType>()) {
-      if (otherFrag != fragType) {
-        error(range,
-              llvm::Twine(name) + " needs two fragments of one type, got " +
-                  describeType(fragType) + " and " + describeType(otherFrag));
-        return Val::error();
-      }
-      other = rhs.value;
-    } else if (rhs.isInt() || rhs.isFloat() ||
-               (rhs.isValue() && rhs.type.isF32())) {
-      other = materialize(rhs, range, builder.getF32Type());
-    } else {
-      error(range, llvm::Twine(name) +
-                       " combines a fragment with an f32 scalar or a "
-                       "fragment, got " +
-                       describeVal(rhs));
-      return Val::error();
-    }
-    if (!other)
-      return Val::error();
-    return Val::of(tile::FragElementwiseOp::create(
-        builder, l, fragType,
-        isMax ? tile::EpilogueOp::max : tile::EpilogueOp::min, lhs.value,
-        other));
-  }
+  if (lhs.getValueType<tile::FragType>() || rhs.getValueType<tile::FragType>())
+    return fragMinMax(isMax, lhs, rhs, range);
   if (lhs.isInt() && rhs.isInt())
     return Val::ofInt(isMax ? std::max(lhs.intValue, rhs.intValue)
                             : std::min(lhs.intValue, rhs.intValue));
@@ -190,6 +44,7 @@ Val Emitter::minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range) {
   Value a = materialize(lhs, range, type), b = materialize(rhs, range, type);
   if (!a || !b)
     return Val::error();
+  Location l = loc(range.Start);
   if (type.isF32())
     return Val::of(isMax ? Value(arith::MaximumFOp::create(builder, l, a, b))
                          : Value(arith::MinimumFOp::create(builder, l, a, b)));
@@ -202,6 +57,8 @@ Val Emitter::minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range) {
 //===----------------------------------------------------------------------===//
 
 static const llvm::StringRef kFragLayouts[] = {"wgmma_acc", "row_per_thread"};
+/// In FragBroadcast order after `none`.
+static const llvm::StringRef kFragBroadcasts[] = {"rows", "cols"};
 
 Val Emitter::emitZeros(const CallExpr &call) {
   // `undef(...)` takes the same arguments: the input of a gemm_async that
@@ -209,12 +66,16 @@ Val Emitter::emitZeros(const CallExpr &call) {
   auto *callee = llvm::cast<NameExpr>(call.callee.get());
   bool undef = callee->name == "undef";
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, callee->name, {{"type", true}, {"layout", true}}, args))
+  if (!bindArgs(call, callee->name,
+                {{"type", true}, {"layout", true}, {"broadcast", false}}, args))
     return Val::error();
   std::optional<ShapeExpr> shape = evalShapeExpr(*args[0], "a fragment");
   std::optional<unsigned> layout =
       evalChoice(*args[1], "fragment layout", kFragLayouts);
-  if (!shape || !layout)
+  std::optional<unsigned> broadcast;
+  if (args[2])
+    broadcast = evalChoice(*args[2], "broadcast", kFragBroadcasts);
+  if (!shape || !layout || (args[2] && !broadcast))
     return Val::error();
   if (shape->shape.size() != 2) {
     error(args[0]->getRange(),
@@ -261,9 +122,11 @@ Val Emitter::emitZeros(const CallExpr &call) {
     return Val::error();
   }
   Location l = loc(call.getLoc());
-  auto type = tile::FragType::getChecked([&] { return emitError(l); }, &context,
-                                         ArrayRef<int64_t>(shape->shape),
-                                         shape->elementType, kind);
+  auto type = tile::FragType::getChecked(
+      [&] { return emitError(l); }, &context, ArrayRef<int64_t>(shape->shape),
+      shape->elementType, kind,
+      broadcast ? static_cast<tile::FragBroadcast>(*broadcast + 1)
+                : tile::FragBroadcast::none);
   if (!type)
     return Val::error();
   if (undef)
@@ -281,9 +144,9 @@ Val Emitter::emitCast(const CallExpr &call) {
     return Val::error();
   Location l = loc(call.getLoc());
   if (auto frag = value.getValueType<tile::FragType>()) {
-    auto type =
-        tile::FragType::getChecked([&] { return emitError(l); }, &context,
-                                   frag.getShape(), to, frag.getLayout());
+    auto type = tile::FragType::getChecked(
+        [&] { return emitError(l); }, &context, frag.getShape(), to,
+        frag.getLayout(), frag.getBroadcast());
     if (!type)
       return Val::error();
     return Val::of(tile::FragCastOp::create(builder, l, type, value.value));
@@ -363,9 +226,21 @@ Val Emitter::emitCeilDiv(const CallExpr &call) {
 }
 
 Val Emitter::emitMinMax(const CallExpr &call, bool isMax) {
+  const char *name = isMax ? "max" : "min";
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, isMax ? "max" : "min", {{"a", true}, {"b", true}}, args))
+  if (!bindArgs(call, name, {{"a", true}, {"b", false}, {"axis", false}}, args))
     return Val::error();
+  // max(x, axis = 1): a reduction; max(a, b): elementwise.
+  if (args[2] && !args[1])
+    return fragReduce(isMax ? tile::FragReduceKind::max
+                            : tile::FragReduceKind::min,
+                      call, *args[0], *args[2]);
+  if (args[2] || !args[1]) {
+    error(closingParen(call), llvm::Twine(name) + " takes two values, " + name +
+                                  "(a, b), or a fragment and an axis, " + name +
+                                  "(x, axis = 1)");
+    return Val::error();
+  }
   Val a = eval(*args[0]), b = eval(*args[1]);
   return minMax(isMax, a, b, call.getRange());
 }

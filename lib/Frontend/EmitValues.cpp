@@ -122,7 +122,10 @@ std::string Emitter::describeType(Type type) {
   if (auto frag = dyn_cast<tile::FragType>(type))
     return "fragment " + tile::getElementTypeName(frag.getElementType()) +
            shapeText(frag.getShape()) + " " +
-           tile::stringifyFragLayout(frag.getLayout()).str();
+           tile::stringifyFragLayout(frag.getLayout()).str() +
+           (frag.isBroadcast()
+                ? " " + tile::stringifyFragBroadcast(frag.getBroadcast()).str()
+                : "");
   return tile::getElementTypeName(type);
 }
 

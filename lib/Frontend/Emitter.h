@@ -309,12 +309,32 @@ public:
   std::optional<int64_t> tryFoldInt(const Expr &expr);
 
   //===--------------------------------------------------------------------===//
-  // EmitMath.cpp: fragment math (the epilogue) and min / max
+  // EmitMath.cpp: min / max
   //===--------------------------------------------------------------------===//
 
+  Val minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range);
+
+  //===--------------------------------------------------------------------===//
+  // EmitFragMath.cpp: fragment math (the epilogue)
+  //===--------------------------------------------------------------------===//
+
+  /// `lhs op rhs` where either side is a fragment.
   Val fragOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
              llvm::SMRange opRange);
-  Val minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range);
+  Val fragMinMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range);
+  Val fragUnary(mlir::tile::FragUnaryKind kind, Val x, llvm::SMRange range,
+                llvm::StringRef what);
+  Val fragBinary(mlir::tile::FragBinaryKind kind, Val lhs, Val rhs,
+                 llvm::SMRange range, llvm::StringRef what);
+  Val fragFma(Val a, Val b, Val c, llvm::SMRange range, llvm::StringRef what);
+  /// `call` reduces `x` along `axis` (a constant).
+  Val fragReduce(mlir::tile::FragReduceKind kind, const CallExpr &call,
+                 const Expr &x, const Expr &axis);
+  /// An operand of fragment math as a value: a fragment as it is, a number
+  /// as an f32 constant, an f32 value. Null (after a report naming `what`)
+  /// for anything else.
+  mlir::Value fragOperand(const Val &val, llvm::SMRange range,
+                          llvm::StringRef what);
 
   //===--------------------------------------------------------------------===//
   // EmitValues.cpp: dtypes, names, constants and conversions
@@ -527,6 +547,36 @@ private:
   Val emitMax(const CallExpr &call) { return emitMinMax(call, /*isMax=*/true); }
   Val emitMinMax(const CallExpr &call, bool isMax);
   Val emitSizeof(const CallExpr &call);
+
+  //===--------------------------------------------------------------------===//
+  // EmitFragMath.cpp: the fragment math builtins
+  //===--------------------------------------------------------------------===//
+
+  /// abs, exp2, exp, rsqrt, rcp, relu: one tile.frag.unary.
+  Val emitFragUnaryCall(const CallExpr &call, mlir::tile::FragUnaryKind kind);
+  Val emitAbs(const CallExpr &call) {
+    return emitFragUnaryCall(call, mlir::tile::FragUnaryKind::abs);
+  }
+  Val emitExp2(const CallExpr &call) {
+    return emitFragUnaryCall(call, mlir::tile::FragUnaryKind::exp2);
+  }
+  Val emitExp(const CallExpr &call) {
+    return emitFragUnaryCall(call, mlir::tile::FragUnaryKind::exp);
+  }
+  Val emitRsqrt(const CallExpr &call) {
+    return emitFragUnaryCall(call, mlir::tile::FragUnaryKind::rsqrt);
+  }
+  Val emitRcp(const CallExpr &call) {
+    return emitFragUnaryCall(call, mlir::tile::FragUnaryKind::rcp);
+  }
+  Val emitRelu(const CallExpr &call) {
+    return emitFragUnaryCall(call, mlir::tile::FragUnaryKind::relu);
+  }
+  /// silu and gelu, expanded into fragment math.
+  Val emitActivation(const CallExpr &call);
+  Val emitFma(const CallExpr &call);
+  Val emitSelect(const CallExpr &call);
+  Val emitSum(const CallExpr &call);
 
 public:
   //===--------------------------------------------------------------------===//

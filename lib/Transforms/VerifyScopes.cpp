@@ -123,6 +123,9 @@ struct VerifyScopesPass
       return requireWarpgroup(op, kernel, "wgmma.wait_group");
     if (isa<TmemLoadOp>(op))
       return requireWarpgroup(op, kernel, "tcgen05.ld");
+    // The lanes that share a row exchange partial results with shfl.sync.
+    if (isa<FragReduceOp>(op))
+      return requireWarpgroup(op, kernel, "a fragment reduction");
     return success();
   }
 };

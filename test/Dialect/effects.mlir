@@ -49,3 +49,28 @@ tile.kernel @licm(%A: !tile.global<?x?xbf16>, %n: i32) attributes {target = #til
     tile.frag.store %h, %a[%c0] : !tile.frag<64x64xbf16, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>
   }
 }
+
+// -----
+
+// Fragment math is pure: two identical reductions are one, and math on
+// loop-invariant fragments leaves the loop.
+// CHECK-LABEL: tile.kernel @pure_fragment_math
+// CHECK: tile.frag.reduce
+// CHECK-NOT: tile.frag.reduce
+// CHECK: tile.frag.unary exp
+// CHECK: scf.for
+// CHECK-NOT: tile.frag.unary
+// CHECK: tile.frag.store
+tile.kernel @pure_fragment_math(%n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %d = tile.smem_alloc : !tile.smem<64x64xf32, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %s0 = tile.frag.reduce sum %z axis 1 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc, rows>
+  %s1 = tile.frag.reduce sum %z axis 1 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc, rows>
+  %x = tile.frag.binary add %s0, %s1 : !tile.frag<64x64xf32, wgmma_acc, rows>, !tile.frag<64x64xf32, wgmma_acc, rows> -> !tile.frag<64x64xf32, wgmma_acc, rows>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %e = tile.frag.unary exp %x : !tile.frag<64x64xf32, wgmma_acc, rows>
+    tile.frag.store %e, %d[%c0] : !tile.frag<64x64xf32, wgmma_acc, rows>, !tile.smem<64x64xf32, swizzle_128b>
+  }
+}

@@ -775,17 +775,159 @@ tile.kernel @frag_cast() attributes {target = #tile.target<sm_90a>, warpgroups =
 tile.kernel @frag_rhs() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
   %x = arith.constant 1 : i32
-  // expected-error @below {{'tile.frag.elementwise' op right operand must be a fragment of type '!tile.frag<64x64xf32, wgmma_acc>' or a scalar of type 'f32', got 'i32'}}
-  %r = tile.frag.elementwise mul %z, %x : !tile.frag<64x64xf32, wgmma_acc>, i32
+  // expected-error @below {{'tile.frag.binary' op operand #1 must be register fragment or f32 scalar, but got 'i32'}}
+  %r = tile.frag.binary mul %z, %x : !tile.frag<64x64xf32, wgmma_acc>, i32 -> !tile.frag<64x64xf32, wgmma_acc>
 }
 
 // -----
 
 tile.kernel @frag_math_type() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
-  %x = arith.constant 1.0 : bf16
-  // expected-error @below {{'tile.frag.elementwise' op epilogue math is done in f32, got 'bf16'}}
-  %r = tile.frag.elementwise add %z, %x : !tile.frag<64x64xbf16, wgmma_acc>, bf16
+  %x = arith.constant 1.0 : f32
+  // expected-error @below {{'tile.frag.binary' op math on fragments is done in f32, got 'bf16' (do the math before the cast)}}
+  %r = tile.frag.binary add %z, %x : !tile.frag<64x64xbf16, wgmma_acc>, f32 -> !tile.frag<64x64xbf16, wgmma_acc>
+}
+
+// -----
+
+// Two fragments of different shapes do not combine.
+tile.kernel @frag_math_shapes() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %b = tile.frag.zero : !tile.frag<128x64xf32, wgmma_acc, rows>
+  // expected-error @below {{'tile.frag.binary' op fragments of different shapes or layouts: '!tile.frag<64x64xf32, wgmma_acc>' and '!tile.frag<128x64xf32, wgmma_acc, rows>'}}
+  %r = tile.frag.binary add %a, %b : !tile.frag<64x64xf32, wgmma_acc>, !tile.frag<128x64xf32, wgmma_acc, rows> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+// Nor do two layouts.
+tile.kernel @frag_math_layouts() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.frag.zero : !tile.frag<128x64xf32, wgmma_acc>
+  %b = tile.frag.zero : !tile.frag<128x64xf32, row_per_thread>
+  // expected-error @below {{'tile.frag.fma' op fragments of different shapes or layouts: '!tile.frag<128x64xf32, wgmma_acc>' and '!tile.frag<128x64xf32, row_per_thread>'}}
+  %r = tile.frag.fma %a, %b, %a : !tile.frag<128x64xf32, wgmma_acc>, !tile.frag<128x64xf32, row_per_thread>, !tile.frag<128x64xf32, wgmma_acc> -> !tile.frag<128x64xf32, wgmma_acc>
+}
+
+// -----
+
+// A full and a broadcast operand give a full fragment.
+tile.kernel @frag_math_result() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %b = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc, rows>
+  // expected-error @below {{'tile.frag.binary' op result must be '!tile.frag<64x64xf32, wgmma_acc>' (the operands' shape, layout and broadcast), got '!tile.frag<64x64xf32, wgmma_acc, rows>'}}
+  %r = tile.frag.binary mul %b, %a : !tile.frag<64x64xf32, wgmma_acc, rows>, !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc, rows>
+}
+
+// -----
+
+tile.kernel @frag_math_scalars() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %x = arith.constant 1.0 : f32
+  // expected-error @below {{'tile.frag.binary' op needs a fragment operand; got only scalars}}
+  %r = tile.frag.binary add %x, %x : f32, f32 -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @frag_unary_type() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf16, wgmma_acc>
+  // expected-error @below {{'tile.frag.unary' op math on fragments is done in f32, got 'f16' (do the math before the cast)}}
+  %r = tile.frag.unary exp %z : !tile.frag<64x64xf16, wgmma_acc>
+}
+
+// -----
+
+// A comparison gives an i1 fragment.
+tile.kernel @frag_cmp_result() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %x = arith.constant 1.0 : f32
+  // expected-error @below {{'tile.frag.cmp' op result must be '!tile.frag<64x64xi1, wgmma_acc>' (the operands' shape, layout and broadcast), got '!tile.frag<64x64xf32, wgmma_acc>'}}
+  %r = tile.frag.cmp gt %z, %x : !tile.frag<64x64xf32, wgmma_acc>, f32 -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @frag_select_condition() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %x = arith.constant 1.0 : f32
+  // expected-error @below {{'tile.frag.select' op condition must be an i1 fragment, got '!tile.frag<64x64xf32, wgmma_acc>'}}
+  %r = tile.frag.select %z, %z, %x : !tile.frag<64x64xf32, wgmma_acc>, !tile.frag<64x64xf32, wgmma_acc>, f32 -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @frag_reduce_broadcast() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc, cols>
+  // expected-error @below {{'tile.frag.reduce' op reduces a full fragment, got '!tile.frag<64x64xf32, wgmma_acc, cols>'}}
+  %r = tile.frag.reduce sum %z axis 1 : !tile.frag<64x64xf32, wgmma_acc, cols> -> !tile.frag<64x64xf32, wgmma_acc, rows>
+}
+
+// -----
+
+tile.kernel @frag_reduce_type() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xbf16, wgmma_acc>
+  // expected-error @below {{'tile.frag.reduce' op math on fragments is done in f32, got 'bf16' (do the math before the cast)}}
+  %r = tile.frag.reduce max %z axis 1 : !tile.frag<64x64xbf16, wgmma_acc> -> !tile.frag<64x64xbf16, wgmma_acc, rows>
+}
+
+// -----
+
+tile.kernel @frag_reduce_axis() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.reduce' op axis is 0 (along columns) or 1 (along rows), got 2}}
+  %r = tile.frag.reduce sum %z axis 2 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc, rows>
+}
+
+// -----
+
+// A column of the accumulator spans the four warps: no shuffle reaches them.
+tile.kernel @frag_reduce_across_warps() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.reduce' op reducing a wgmma_acc fragment along axis 0 combines elements that different warps hold, which needs shared memory; not supported}}
+  %r = tile.frag.reduce sum %z axis 0 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc, cols>
+}
+
+// -----
+
+tile.kernel @frag_reduce_result() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.reduce' op result must be '!tile.frag<64x64xf32, wgmma_acc, rows>', got '!tile.frag<64x64xf32, wgmma_acc>'}}
+  %r = tile.frag.reduce sum %z axis 1 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+// fp8 is written, not read: no cast from e4m3.
+tile.kernel @frag_cast_pair() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf8E4M3FN, wgmma_acc>
+  // expected-error @below {{'tile.frag.cast' op converts between f32, f16 and bf16, or from f32 to e4m3 or e5m2; got 'f8E4M3FN' to 'f32'}}
+  %h = tile.frag.cast %z : !tile.frag<64x64xf8E4M3FN, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @frag_cast_broadcast() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc, rows>
+  // expected-error @below {{'tile.frag.cast' op changes only the element type; got '!tile.frag<64x64xf32, wgmma_acc, rows>' -> '!tile.frag<64x64xbf16, wgmma_acc>'}}
+  %h = tile.frag.cast %z : !tile.frag<64x64xf32, wgmma_acc, rows> -> !tile.frag<64x64xbf16, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @gemm_broadcast_acc() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc, rows>
+  // expected-error @below {{'tile.gemm_async' op wgmma accumulates into a full fragment, got '!tile.frag<64x64xf32, wgmma_acc, rows>'}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc, rows>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc, rows>
+}
+
+// -----
+
+tile.kernel @tmem_load_broadcast() attributes {target = #tile.target<sm_100a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %t = tile.tmem_alloc : !tile.tmem<128x128xf32>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.tmem_load' op tensor memory loads into a full fragment, got '!tile.frag<128x64xf32, row_per_thread, rows>'}}
+  %r = tile.tmem_load %t[%c0] : !tile.tmem<128x128xf32> -> !tile.frag<128x64xf32, row_per_thread, rows>
 }
 
 // -----
@@ -825,6 +967,17 @@ tile.kernel @frag_store_columns() attributes {target = #tile.target<sm_90a>, war
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.frag.store' op fragment has 64 columns, the tile has 128}}
   tile.frag.store %z, %d[%c0] : !tile.frag<64x64xbf16, wgmma_acc>, !tile.smem<64x128xbf16, swizzle_128b>
+}
+
+// -----
+
+// Threads address a shared tile in 16-byte row chunks.
+tile.kernel @frag_store_narrow_rows() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %d = tile.smem_alloc : !tile.smem<64x8xf8E4M3FN, none>
+  %z = tile.frag.zero : !tile.frag<64x8xf8E4M3FN, wgmma_acc>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.frag.store' op destination: tile rows of 8 bytes (8 elements of 1 bytes) are not a multiple of 16 bytes}}
+  tile.frag.store %z, %d[%c0] : !tile.frag<64x8xf8E4M3FN, wgmma_acc>, !tile.smem<64x8xf8E4M3FN, none>
 }
 
 // -----
@@ -1104,8 +1257,8 @@ tile.kernel @read_in_flight_after_loop(%k: i32) attributes {target = #tile.targe
     scf.yield %w : !tile.frag<64x64xf32, wgmma_acc>
   }
   %s = arith.constant 2.0 : f32
-  // expected-error @below {{'tile.frag.elementwise' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait (pending 0) first}}
-  %m = tile.frag.elementwise mul %acc, %s : !tile.frag<64x64xf32, wgmma_acc>, f32
+  // expected-error @below {{'tile.frag.binary' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait (pending 0) first}}
+  %m = tile.frag.binary mul %acc, %s : !tile.frag<64x64xf32, wgmma_acc>, f32 -> !tile.frag<64x64xf32, wgmma_acc>
 }
 
 // -----

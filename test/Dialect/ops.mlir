@@ -96,8 +96,8 @@ tile.kernel @hopper_ws_gemm(%A: !tile.global<?x?xbf16>, %B: !tile.global<?x?xbf1
         scf.yield %acc2, %next : !tile.frag<64x256xf32, wgmma_acc>, !tile.pipeline<4>
       }
       %alpha = arith.constant 1.0 : f32
-      // CHECK: tile.frag.elementwise mul %{{.*}}, %{{.*}} : !tile.frag<64x256xf32, wgmma_acc>, f32
-      %scaled = tile.frag.elementwise mul %acc, %alpha : !tile.frag<64x256xf32, wgmma_acc>, f32
+      // CHECK: tile.frag.binary mul %{{.*}}, %{{.*}} : !tile.frag<64x256xf32, wgmma_acc>, f32 -> !tile.frag<64x256xf32, wgmma_acc>
+      %scaled = tile.frag.binary mul %acc, %alpha : !tile.frag<64x256xf32, wgmma_acc>, f32 -> !tile.frag<64x256xf32, wgmma_acc>
       // CHECK: tile.frag.cast %{{.*}} : !tile.frag<64x256xf32, wgmma_acc> -> !tile.frag<64x256xbf16, wgmma_acc>
       %h = tile.frag.cast %scaled : !tile.frag<64x256xf32, wgmma_acc> -> !tile.frag<64x256xbf16, wgmma_acc>
       // CHECK: tile.single_thread warpgroup {
@@ -184,4 +184,43 @@ tile.kernel @wgmma_majors(%k: i32)
       : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<2x64x128xbf16, swizzle_128b>,
         !tile.smem<2x64x256xbf16, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
   %w = tile.gemm_wait %r pending 0 : !tile.frag<64x256xf32, wgmma_acc>
+}
+
+// Fragment math: broadcast fragments, every op family, the fp8 cast.
+// CHECK-LABEL: tile.kernel @fragment_math
+tile.kernel @fragment_math(%alpha: f32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // CHECK: tile.frag.zero : !tile.frag<64x128xf32, wgmma_acc>
+  %acc = tile.frag.zero : !tile.frag<64x128xf32, wgmma_acc>
+  // CHECK: tile.frag.zero : !tile.frag<64x128xf32, wgmma_acc, cols>
+  %bias = tile.frag.zero : !tile.frag<64x128xf32, wgmma_acc, cols>
+  // CHECK: tile.frag.zero : !tile.frag<128x32xf32, row_per_thread, rows>
+  %scale = tile.frag.zero : !tile.frag<128x32xf32, row_per_thread, rows>
+  // CHECK: tile.frag.unary exp %{{.*}} : !tile.frag<64x128xf32, wgmma_acc>
+  %e = tile.frag.unary exp %acc : !tile.frag<64x128xf32, wgmma_acc>
+  // CHECK: tile.frag.unary relu %{{.*}} : !tile.frag<64x128xf32, wgmma_acc, cols>
+  %r = tile.frag.unary relu %bias : !tile.frag<64x128xf32, wgmma_acc, cols>
+  // CHECK: tile.frag.binary sub %{{.*}}, %{{.*}} : f32, !tile.frag<64x128xf32, wgmma_acc, cols> -> !tile.frag<64x128xf32, wgmma_acc, cols>
+  %s = tile.frag.binary sub %alpha, %r : f32, !tile.frag<64x128xf32, wgmma_acc, cols> -> !tile.frag<64x128xf32, wgmma_acc, cols>
+  // CHECK: tile.frag.binary div %{{.*}}, %{{.*}} : !tile.frag<64x128xf32, wgmma_acc, cols>, !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf32, wgmma_acc>
+  %d = tile.frag.binary div %s, %e : !tile.frag<64x128xf32, wgmma_acc, cols>, !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf32, wgmma_acc>
+  // CHECK: tile.frag.fma %{{.*}}, %{{.*}}, %{{.*}} : !tile.frag<64x128xf32, wgmma_acc>, f32, !tile.frag<64x128xf32, wgmma_acc, cols> -> !tile.frag<64x128xf32, wgmma_acc>
+  %f = tile.frag.fma %d, %alpha, %bias : !tile.frag<64x128xf32, wgmma_acc>, f32, !tile.frag<64x128xf32, wgmma_acc, cols> -> !tile.frag<64x128xf32, wgmma_acc>
+  // CHECK: tile.frag.cmp ge %{{.*}}, %{{.*}} : !tile.frag<64x128xf32, wgmma_acc>, f32 -> !tile.frag<64x128xi1, wgmma_acc>
+  %m = tile.frag.cmp ge %f, %alpha : !tile.frag<64x128xf32, wgmma_acc>, f32 -> !tile.frag<64x128xi1, wgmma_acc>
+  // CHECK: tile.frag.select %{{.*}}, %{{.*}}, %{{.*}} : !tile.frag<64x128xi1, wgmma_acc>, !tile.frag<64x128xf32, wgmma_acc>, f32 -> !tile.frag<64x128xf32, wgmma_acc>
+  %y = tile.frag.select %m, %f, %alpha : !tile.frag<64x128xi1, wgmma_acc>, !tile.frag<64x128xf32, wgmma_acc>, f32 -> !tile.frag<64x128xf32, wgmma_acc>
+  // CHECK: tile.frag.reduce max %{{.*}} axis 1 : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf32, wgmma_acc, rows>
+  %rowmax = tile.frag.reduce max %y axis 1 : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf32, wgmma_acc, rows>
+  // CHECK: tile.frag.binary sub %{{.*}}, %{{.*}} : !tile.frag<64x128xf32, wgmma_acc>, !tile.frag<64x128xf32, wgmma_acc, rows> -> !tile.frag<64x128xf32, wgmma_acc>
+  %c = tile.frag.binary sub %y, %rowmax : !tile.frag<64x128xf32, wgmma_acc>, !tile.frag<64x128xf32, wgmma_acc, rows> -> !tile.frag<64x128xf32, wgmma_acc>
+  // A rows and a cols fragment make a full one (an outer sum).
+  // CHECK: tile.frag.binary add %{{.*}}, %{{.*}} : !tile.frag<64x128xf32, wgmma_acc, rows>, !tile.frag<64x128xf32, wgmma_acc, cols> -> !tile.frag<64x128xf32, wgmma_acc>
+  %o = tile.frag.binary add %rowmax, %bias : !tile.frag<64x128xf32, wgmma_acc, rows>, !tile.frag<64x128xf32, wgmma_acc, cols> -> !tile.frag<64x128xf32, wgmma_acc>
+  // CHECK: tile.frag.reduce sum %{{.*}} axis 1 : !tile.frag<128x32xf32, row_per_thread> -> !tile.frag<128x32xf32, row_per_thread, rows>
+  %t = tile.frag.zero : !tile.frag<128x32xf32, row_per_thread>
+  %tsum = tile.frag.reduce sum %t axis 1 : !tile.frag<128x32xf32, row_per_thread> -> !tile.frag<128x32xf32, row_per_thread, rows>
+  // CHECK: tile.frag.cast %{{.*}} : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf8E4M3FN, wgmma_acc>
+  %q = tile.frag.cast %c : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf8E4M3FN, wgmma_acc>
+  // CHECK: tile.frag.cast %{{.*}} : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf8E5M2, wgmma_acc>
+  %q2 = tile.frag.cast %o : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf8E5M2, wgmma_acc>
 }

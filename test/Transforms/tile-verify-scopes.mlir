@@ -101,6 +101,17 @@ tile.kernel @tmem_load_by_one_thread() attributes {target = #tile.target<sm_100a
 
 // -----
 
+// A reduction's shuffles need every lane of the warps holding the fragment.
+tile.kernel @reduce_by_one_thread() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  tile.single_thread warp {
+    // expected-error @below {{'tile.frag.reduce' op a fragment reduction needs all 128 threads of a warpgroup, but this op runs inside a tile.single_thread block}}
+    %s = tile.frag.reduce sum %z axis 1 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc, rows>
+  }
+}
+
+// -----
+
 tile.kernel @warpgroup_sync_on_one_warp() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   tile.role "epilogue" warpgroups [0] warps [0, 1] {
     // expected-error @below {{'tile.sync' op a warpgroup sync needs all 128 threads of a warpgroup, but this op runs in role 'epilogue', which runs on 2 of 4 warps}}

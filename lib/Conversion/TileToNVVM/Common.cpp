@@ -170,6 +170,28 @@ void replaceWithFragment(ConversionPatternRewriter &rewriter, Operation *op,
   rewriter.replaceOpWithMultiple(op, std::move(replacement));
 }
 
+SmallVector<Value> alignToFragment(Type operandType, ValueRange values,
+                                   FragType result) {
+  int64_t regs = result.getElementsPerThread();
+  auto frag = dyn_cast<FragType>(operandType);
+  if (!frag)
+    return SmallVector<Value>(regs, values.front());
+  if (frag.getBroadcast() == result.getBroadcast())
+    return SmallVector<Value>(values.begin(), values.end());
+  // Both line up with the full fragment's registers: result register r takes
+  // the operand's register of the first full register that r stands for.
+  tilec::FragmentShape shape = result.getSupportShape();
+  tilec::BroadcastMap from =
+      tilec::fragmentBroadcastMap(shape, frag.getSupportBroadcast());
+  tilec::BroadcastMap to =
+      tilec::fragmentBroadcastMap(shape, result.getSupportBroadcast());
+  SmallVector<Value> aligned(regs);
+  for (auto [reg, slot] : llvm::enumerate(to.SlotOfReg))
+    if (!aligned[slot])
+      aligned[slot] = values[from.SlotOfReg[reg]];
+  return aligned;
+}
+
 //===----------------------------------------------------------------------===//
 // The kernel ABI
 //===----------------------------------------------------------------------===//

@@ -41,9 +41,12 @@ void populateTileWgmmaToNVVMPatterns(LLVMTypeConverter &converter,
 /// Tensor memory and tcgen05.mma / commit (Tcgen05.cpp).
 void populateTileTcgen05ToNVVMPatterns(LLVMTypeConverter &converter,
                                        RewritePatternSet &patterns);
-/// Register fragments: zero, cast, elementwise, store (Fragments.cpp).
+/// Register fragments: zero, cast, store (Fragments.cpp).
 void populateTileFragmentsToNVVMPatterns(LLVMTypeConverter &converter,
                                          RewritePatternSet &patterns);
+/// Fragment math: unary, binary, fma, cmp, select, reduce (FragmentMath.cpp).
+void populateTileFragmentMathToNVVMPatterns(LLVMTypeConverter &converter,
+                                            RewritePatternSet &patterns);
 /// CTA / cluster / warpgroup syncs and fences (Syncs.cpp).
 void populateTileSyncsToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
@@ -124,6 +127,13 @@ SmallVector<Value> fenceRegisters(OpBuilder &b, Location loc,
 /// Replaces a single-result op producing a fragment by its scalars.
 void replaceWithFragment(ConversionPatternRewriter &rewriter, Operation *op,
                          ValueRange values);
+
+/// The converted values of `operand` (a fragment of any broadcast, or a
+/// scalar) lined up with the registers of a fragment of type `result`: a
+/// scalar repeats; a broadcast fragment's register serves every register of
+/// its row (column). `result` is the operand's own broadcast or a full one.
+SmallVector<Value> alignToFragment(Type operandType, ValueRange values,
+                                   FragType result);
 
 /// The converted values of ODS operand group `index` of `op` (one fragment
 /// operand is many values after conversion).

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILECONVERTTONVVM
@@ -33,6 +34,68 @@ void annotateTmemUsers(ModuleOp module) {
     }
   });
 }
+
+/// The verifiers and tile-dispatch have accepted the kernel when it gets
+/// here, so an error inside the conversion -- a pattern that fails, an op
+/// left unconverted, invalid IR a pattern built -- is a bug in tilec, not in
+/// the kernel. This catches those errors and reports each as an internal
+/// compiler error that names the tile op at its location, with the original
+/// message as a note.
+class InternalErrorReporter {
+public:
+  explicit InternalErrorReporter(ModuleOp module) {
+    // The ops the patterns build carry the location of the tile op they
+    // lower; remember which op that was.
+    module.walk([&](Operation *op) {
+      if (isa<TileDialect>(op->getDialect()))
+        tileOps.try_emplace(op->getLoc(), op->getName().getStringRef());
+    });
+    handler.emplace(module.getContext(), [this](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error)
+        return failure(); // warnings and remarks pass through
+      // One report per op: a pattern's error and the failed legalization
+      // that follows it are two notes of it.
+      auto *caught = llvm::find_if(
+          errors, [&](const Caught &c) { return c.loc == diag.getLocation(); });
+      if (caught == errors.end())
+        caught = &errors.emplace_back(Caught{diag.getLocation(), {}});
+      caught->notes.push_back({diag.getLocation(), diag.str()});
+      for (Diagnostic &note : diag.getNotes())
+        caught->notes.push_back({note.getLocation(), note.str()});
+      return success();
+    });
+  }
+
+  /// Stops catching and reports what was caught.
+  void report(MLIRContext *ctx) {
+    handler.reset();
+    for (const Caught &caught : errors) {
+      auto known = tileOps.find(caught.loc);
+      std::string what = known == tileOps.end()
+                             ? std::string("the operation here")
+                             : "'" + known->second.str() + "'";
+      InFlightDiagnostic diag =
+          emitError(caught.loc)
+          << "internal compiler error: tile-convert-to-nvvm could not lower "
+          << what << "; this is a bug in tilec, not in the kernel";
+      for (const auto &[loc, note] : caught.notes)
+        diag.attachNote(loc) << note;
+    }
+    if (errors.empty())
+      emitError(UnknownLoc::get(ctx))
+          << "internal compiler error: tile-convert-to-nvvm failed without "
+             "a message";
+  }
+
+private:
+  struct Caught {
+    Location loc;
+    SmallVector<std::pair<Location, std::string>> notes;
+  };
+  SmallVector<Caught> errors;
+  llvm::DenseMap<Location, StringRef> tileOps;
+  std::optional<ScopedDiagnosticHandler> handler;
+};
 
 struct ConvertToNVVMPass
     : public tile::impl::TileConvertToNVVMBase<ConvertToNVVMPass> {
@@ -64,8 +127,15 @@ struct ConvertToNVVMPass
     target.addLegalOp<UnrealizedConversionCastOp>();
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    // Verified here, inside the reporter, so that invalid IR from a pattern
+    // is reported as the compiler's error, not at the kernel's line as if
+    // it were the author's.
+    InternalErrorReporter reporter(module);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))) ||
+        failed(verify(module))) {
+      reporter.report(ctx);
       return signalPassFailure();
+    }
 
     // The placeholders for global tensors have no users left.
     module.walk([](UnrealizedConversionCastOp cast) {
@@ -82,9 +152,14 @@ void mlir::tile::populateTileToNVVMTypeConversions(
   MLIRContext *ctx = &converter.getContext();
   // A fragment is one SSA value per element each thread holds: scalars cross
   // loops and branches as separate registers.
+  // The element type converts as a scalar would (fp8 becomes i8).
   converter.addConversion(
-      [](FragType type, SmallVectorImpl<Type> &results) -> LogicalResult {
-        results.append(type.getElementsPerThread(), type.getElementType());
+      [&converter](FragType type,
+                   SmallVectorImpl<Type> &results) -> LogicalResult {
+        Type element = converter.convertType(type.getElementType());
+        if (!element)
+          return failure();
+        results.append(type.getElementsPerThread(), element);
         return success();
       });
   converter.addConversion([ctx](SmemType) -> Type {
@@ -108,5 +183,6 @@ void mlir::tile::populateTileToNVVMConversionPatterns(
   populateTileWgmmaToNVVMPatterns(converter, patterns);
   populateTileTcgen05ToNVVMPatterns(converter, patterns);
   populateTileFragmentsToNVVMPatterns(converter, patterns);
+  populateTileFragmentMathToNVVMPatterns(converter, patterns);
   populateTileSyncsToNVVMPatterns(converter, patterns);
 }

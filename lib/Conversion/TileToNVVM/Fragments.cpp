@@ -1,4 +1,4 @@
-//===- Fragments.cpp - register fragments: zero, cast, elementwise, store -===//
+//===- Fragments.cpp - register fragments: zero, cast, store ------------===//
 
 #include "lib/Conversion/TileToNVVM/Common.h"
 #include "lib/Transforms/LayoutUtils.h"
@@ -17,14 +17,39 @@ struct FragZeroLowering : ConvertOpToLLVMPattern<FragZeroOp> {
   matchAndRewrite(FragZeroOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto frag = cast<FragType>(op.getType());
-    Type elem = frag.getElementType();
+    // fp8 elements are i8 after conversion; 0 is +0.0 in every format.
+    Type elem = getTypeConverter()->convertType(frag.getElementType());
     Value zero = arith::ConstantOp::create(rewriter, op.getLoc(), elem,
-                                           rewriter.getFloatAttr(elem, 0.0));
+                                           rewriter.getZeroAttr(elem));
     replaceWithFragment(rewriter, op,
                         SmallVector<Value>(frag.getElementsPerThread(), zero));
     return success();
   }
 };
+
+/// f32 -> e4m3 / e5m2, two registers per cvt.rn.satfinite.{e4m3,e5m2}x2.f32.
+/// The result's element 0 (the low byte) converts the op's `b`, so a pair
+/// (x0, x1) is converted as (a = x1, b = x0) and x0 stays first in memory.
+SmallVector<Value> convertToFp8(OpBuilder &b, Location loc, Type to,
+                                ArrayRef<Value> values) {
+  auto pairType = VectorType::get(2, b.getI8Type());
+  auto rounding =
+      NVVM::FPRoundingModeAttr::get(b.getContext(), NVVM::FPRoundingMode::RN);
+  auto saturation = NVVM::SaturationModeAttr::get(
+      b.getContext(), NVVM::SaturationMode::SATFINITE);
+  SmallVector<Value> result;
+  for (size_t i = 0; i < values.size(); i += 2) {
+    bool single = i + 1 == values.size();
+    Value hi = single ? values[i] : values[i + 1];
+    Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
+        b, loc, pairType, hi, values[i], rounding, saturation,
+        b.getBoolAttr(false), TypeAttr::get(to));
+    for (int64_t j = 0; j < (single ? 1 : 2); ++j)
+      result.push_back(
+          LLVM::ExtractElementOp::create(b, loc, pair, i32Const(b, loc, j)));
+  }
+  return result;
+}
 
 struct FragCastLowering : ConvertOpToLLVMPattern<FragCastOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -36,6 +61,12 @@ struct FragCastLowering : ConvertOpToLLVMPattern<FragCastOp> {
     Type from = cast<FragType>(op.getSource().getType()).getElementType();
     SmallVector<Value> values(adaptor.getSource().begin(),
                               adaptor.getSource().end());
+    if (isa<Float8E4M3FNType, Float8E5M2Type>(to)) {
+      replaceWithFragment(rewriter, op,
+                          convertToFp8(rewriter, loc, to, values));
+      return success();
+    }
+    // Among f32, f16 and bf16 (the verifier allows no other casts).
     for (Value &v : values) {
       if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth())
         v = arith::TruncFOp::create(rewriter, loc, to, v);
@@ -47,39 +78,6 @@ struct FragCastLowering : ConvertOpToLLVMPattern<FragCastOp> {
             arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), v));
     }
     replaceWithFragment(rewriter, op, values);
-    return success();
-  }
-};
-
-struct FragElementwiseLowering : ConvertOpToLLVMPattern<FragElementwiseOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(FragElementwiseOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    SmallVector<Value> lhs(adaptor.getLhs().begin(), adaptor.getLhs().end());
-    bool scalar = !isa<FragType>(op.getRhs().getType());
-    SmallVector<Value> rhs =
-        scalar ? SmallVector<Value>(lhs.size(), adaptor.getRhs().front())
-               : SmallVector<Value>(adaptor.getRhs().begin(),
-                                    adaptor.getRhs().end());
-    for (auto [l, r] : llvm::zip(lhs, rhs)) {
-      switch (op.getKind()) {
-      case EpilogueOp::add:
-        l = arith::AddFOp::create(rewriter, loc, l, r);
-        break;
-      case EpilogueOp::mul:
-        l = arith::MulFOp::create(rewriter, loc, l, r);
-        break;
-      case EpilogueOp::max:
-        l = arith::MaxNumFOp::create(rewriter, loc, l, r);
-        break;
-      case EpilogueOp::min:
-        l = arith::MinNumFOp::create(rewriter, loc, l, r);
-        break;
-      }
-    }
-    replaceWithFragment(rewriter, op, lhs);
     return success();
   }
 };
@@ -124,8 +122,9 @@ struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
             tileOffset(b, loc, smem, ArrayRef<Value>(indices).drop_back()))
       tile = byteGep(b, loc, tile, off);
     Value row0 = indices.back();
-    SmallVector<Value> values(adaptor.getValue().begin(),
-                              adaptor.getValue().end());
+    // A broadcast fragment writes its value to every element of its line.
+    SmallVector<Value> values = alignToFragment(
+        frag, adaptor.getValue(), frag.withBroadcast(FragBroadcast::none));
     Value tid =
         arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127));
 
@@ -270,6 +269,6 @@ struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
 
 void mlir::tile::populateTileFragmentsToNVVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<FragZeroLowering, FragCastLowering, FragElementwiseLowering,
-               FragStoreLowering>(converter);
+  patterns.add<FragZeroLowering, FragCastLowering, FragStoreLowering>(
+      converter);
 }

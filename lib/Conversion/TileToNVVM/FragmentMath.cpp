@@ -1,0 +1,230 @@
+//===- FragmentMath.cpp - fragment math and reductions -> NVVM -----------===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// A fragment is one SSA value per register after conversion, so elementwise
+// math is one scalar op per register of the result, its operands lined up by
+// alignToFragment (a scalar repeats, a broadcast register serves its whole
+// row or column). The scalar ops are arith (add.f32, max.f32, setp, selp,
+// div.rn.f32), LLVM intrinsics (fma.rn.f32, abs.f32, ex2.approx.ftz.f32,
+// rsqrt.approx.ftz.f32) and NVVM ops (rcp.approx.ftz.f32, shfl.sync.bfly).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/TileToNVVM/Common.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+
+Value f32Const(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32Type(),
+                                   b.getF32FloatAttr(v));
+}
+
+/// An NVVM intrinsic on one f32 that the NVVM dialect has no op for, called
+/// by name (an LLVM-dialect op, not inline PTX).
+Value callF32Intrinsic(OpBuilder &b, Location loc, StringRef name, Value x) {
+  return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                       b.getStringAttr(name), ValueRange{x})
+      .getResult(0);
+}
+
+/// Constants a scalar builder needs, made once per op, not per register.
+struct Constants {
+  Value zero, log2e;
+};
+
+Value buildScalar(FragUnaryOp op, OpBuilder &b, Location loc,
+                  const Constants &c, ArrayRef<Value> x) {
+  switch (op.getKind()) {
+  case FragUnaryKind::neg:
+    return arith::NegFOp::create(b, loc, x[0]);
+  case FragUnaryKind::abs:
+    return LLVM::FAbsOp::create(b, loc, x[0]);
+  case FragUnaryKind::exp2:
+    return callF32Intrinsic(b, loc, "llvm.nvvm.ex2.approx.ftz.f", x[0]);
+  case FragUnaryKind::exp:
+    return callF32Intrinsic(b, loc, "llvm.nvvm.ex2.approx.ftz.f",
+                            arith::MulFOp::create(b, loc, x[0], c.log2e));
+  case FragUnaryKind::rsqrt:
+    return callF32Intrinsic(b, loc, "llvm.nvvm.rsqrt.approx.ftz.f", x[0]);
+  case FragUnaryKind::rcp:
+    return NVVM::RcpApproxFtzF32Op::create(b, loc, b.getF32Type(), x[0]);
+  case FragUnaryKind::relu:
+    return arith::MaxNumFOp::create(b, loc, x[0], c.zero);
+  }
+  llvm_unreachable("unknown unary kind");
+}
+
+Value buildScalar(FragBinaryOp op, OpBuilder &b, Location loc,
+                  const Constants &, ArrayRef<Value> x) {
+  // Rounded as written: no implicit contraction into fma (fma() is
+  // explicit), so `acc * alpha` keeps the mul.rn.f32 it always had.
+  switch (op.getKind()) {
+  case FragBinaryKind::add:
+    return arith::AddFOp::create(b, loc, x[0], x[1]);
+  case FragBinaryKind::sub:
+    return arith::SubFOp::create(b, loc, x[0], x[1]);
+  case FragBinaryKind::mul:
+    return arith::MulFOp::create(b, loc, x[0], x[1]);
+  case FragBinaryKind::div:
+    return arith::DivFOp::create(b, loc, x[0], x[1]);
+  case FragBinaryKind::max:
+    return arith::MaxNumFOp::create(b, loc, x[0], x[1]);
+  case FragBinaryKind::min:
+    return arith::MinNumFOp::create(b, loc, x[0], x[1]);
+  }
+  llvm_unreachable("unknown binary kind");
+}
+
+Value buildScalar(FragFmaOp, OpBuilder &b, Location loc, const Constants &,
+                  ArrayRef<Value> x) {
+  return LLVM::FMAOp::create(b, loc, x[0], x[1], x[2]);
+}
+
+arith::CmpFPredicate toArith(FragCmpPredicate predicate) {
+  switch (predicate) {
+  case FragCmpPredicate::lt:
+    return arith::CmpFPredicate::OLT;
+  case FragCmpPredicate::le:
+    return arith::CmpFPredicate::OLE;
+  case FragCmpPredicate::gt:
+    return arith::CmpFPredicate::OGT;
+  case FragCmpPredicate::ge:
+    return arith::CmpFPredicate::OGE;
+  case FragCmpPredicate::eq:
+    return arith::CmpFPredicate::OEQ;
+  case FragCmpPredicate::ne:
+    return arith::CmpFPredicate::ONE;
+  }
+  llvm_unreachable("unknown predicate");
+}
+
+Value buildScalar(FragCmpOp op, OpBuilder &b, Location loc, const Constants &,
+                  ArrayRef<Value> x) {
+  return arith::CmpFOp::create(b, loc, toArith(op.getPredicate()), x[0], x[1]);
+}
+
+Value buildScalar(FragSelectOp, OpBuilder &b, Location loc, const Constants &,
+                  ArrayRef<Value> x) {
+  return arith::SelectOp::create(b, loc, x[0], x[1], x[2]);
+}
+
+/// One scalar op per register of the result.
+template <typename OpT>
+struct ElementwiseLowering : ConvertOpToLLVMPattern<OpT> {
+  using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
+  using OneToNOpAdaptor = typename ConvertOpToLLVMPattern<OpT>::OneToNOpAdaptor;
+  LogicalResult
+  matchAndRewrite(OpT op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto result = cast<FragType>(op.getType());
+    SmallVector<SmallVector<Value>> operands;
+    for (auto [operand, values] :
+         llvm::zip(op->getOperands(), adaptor.getOperands()))
+      operands.push_back(alignToFragment(operand.getType(), values, result));
+    Constants constants;
+    if constexpr (std::is_same_v<OpT, FragUnaryOp>) {
+      if (op.getKind() == FragUnaryKind::relu)
+        constants.zero = f32Const(rewriter, loc, 0.0);
+      if (op.getKind() == FragUnaryKind::exp)
+        constants.log2e = f32Const(rewriter, loc, M_LOG2E);
+    }
+    SmallVector<Value> values;
+    SmallVector<Value, 3> args(operands.size());
+    for (int64_t reg = 0; reg < result.getElementsPerThread(); ++reg) {
+      for (auto [arg, aligned] : llvm::zip(args, operands))
+        arg = aligned[reg];
+      values.push_back(buildScalar(op, rewriter, loc, constants, args));
+    }
+    replaceWithFragment(rewriter, op, values);
+    return success();
+  }
+};
+
+/// `a` and `b` combined as a reduction of `kind` does.
+Value combine(OpBuilder &b, Location loc, FragReduceKind kind, Value x,
+              Value y) {
+  switch (kind) {
+  case FragReduceKind::sum:
+    return arith::AddFOp::create(b, loc, x, y);
+  case FragReduceKind::max:
+    return arith::MaxNumFOp::create(b, loc, x, y);
+  case FragReduceKind::min:
+    return arith::MinNumFOp::create(b, loc, x, y);
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+/// Within the thread, a pairwise tree over the registers of each row
+/// (column), so the dependency chain is log2 of their number long; then a
+/// butterfly over the lanes that hold the same rows, each step a
+/// shfl.sync.bfly by one of their XOR masks.
+struct FragReduceLowering : ConvertOpToLLVMPattern<FragReduceOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(FragReduceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    auto source = cast<FragType>(op.getSource().getType());
+    auto result = cast<FragType>(op.getType());
+    tilec::FragmentShape shape = source.getSupportShape();
+    tilec::FragmentBroadcast lines = result.getSupportBroadcast();
+    tilec::LineSharing sharing = tilec::fragmentLineSharing(shape, lines);
+    if (sharing.AcrossWarps)
+      return rewriter.notifyMatchFailure(op, "the lines span several warps");
+    tilec::BroadcastMap map = tilec::fragmentBroadcastMap(shape, lines);
+    SmallVector<SmallVector<Value>> groups(map.Regs);
+    for (auto [reg, value] : llvm::enumerate(adaptor.getSource()))
+      groups[map.SlotOfReg[reg]].push_back(value);
+    FragReduceKind kind = op.getKind();
+    SmallVector<Value> partial;
+    for (SmallVector<Value> &group : groups) {
+      while (group.size() > 1) {
+        SmallVector<Value> next;
+        for (size_t i = 0; i + 1 < group.size(); i += 2)
+          next.push_back(combine(b, loc, kind, group[i], group[i + 1]));
+        if (group.size() % 2)
+          next.push_back(group.back());
+        group = std::move(next);
+      }
+      partial.push_back(group.front());
+    }
+    if (!sharing.LaneMasks.empty()) {
+      Value everyLane = i32Const(b, loc, -1);
+      Value clamp = i32Const(b, loc, 31);
+      for (uint32_t mask : sharing.LaneMasks) {
+        Value offset = i32Const(b, loc, mask);
+        for (Value &value : partial) {
+          Value other = NVVM::ShflOp::create(b, loc, b.getF32Type(), everyLane,
+                                             value, offset, clamp,
+                                             NVVM::ShflKind::bfly, UnitAttr());
+          value = combine(b, loc, kind, value, other);
+        }
+      }
+    }
+    replaceWithFragment(rewriter, op, partial);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::populateTileFragmentMathToNVVMPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns
+      .add<ElementwiseLowering<FragUnaryOp>, ElementwiseLowering<FragBinaryOp>,
+           ElementwiseLowering<FragFmaOp>, ElementwiseLowering<FragCmpOp>,
+           ElementwiseLowering<FragSelectOp>, FragReduceLowering>(converter);
+}

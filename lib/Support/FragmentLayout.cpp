@@ -1,0 +1,102 @@
+//===- FragmentLayout.cpp - which thread holds which fragment element -----===//
+//
+// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Support/FragmentLayout.h"
+
+#include <algorithm>
+
+namespace tilec {
+
+namespace {
+
+constexpr uint32_t kWarpgroupThreads = 128;
+constexpr uint32_t kWarpThreads = 32;
+
+/// The row or column register \p Reg of thread \p T holds.
+uint32_t lineOf(const FragmentShape &S, FragmentBroadcast Lines, uint32_t T,
+                uint32_t Reg) {
+  TileCoord C = fragmentCoord(S, T, Reg);
+  return Lines == FragmentBroadcast::Rows ? C.Row : C.Col;
+}
+
+/// The distinct rows or columns thread \p T covers, in increasing order.
+std::vector<uint32_t> linesOf(const FragmentShape &S, FragmentBroadcast Lines,
+                              uint32_t T) {
+  std::vector<uint32_t> Result;
+  uint32_t Regs = fragmentFullRegs(S);
+  Result.reserve(Regs);
+  for (uint32_t Reg = 0; Reg < Regs; ++Reg)
+    Result.push_back(lineOf(S, Lines, T, Reg));
+  std::sort(Result.begin(), Result.end());
+  Result.erase(std::unique(Result.begin(), Result.end()), Result.end());
+  return Result;
+}
+
+} // namespace
+
+uint32_t fragmentFullRegs(const FragmentShape &S) {
+  return S.Rows * S.Cols / kWarpgroupThreads;
+}
+
+TileCoord fragmentCoord(const FragmentShape &S, uint32_t T, uint32_t Reg) {
+  if (S.Layout == FragmentLayout::RowPerThread)
+    return TileCoord{T, Reg};
+  // Each 64-row block holds Cols/2 registers in the accumulator's order.
+  uint32_t BlockRegs = S.Cols / 2;
+  TileCoord C = wgmmaAccumulatorCoord(T, Reg % BlockRegs);
+  C.Row += 64 * (Reg / BlockRegs);
+  return C;
+}
+
+BroadcastMap fragmentBroadcastMap(const FragmentShape &S, FragmentBroadcast B) {
+  BroadcastMap Map;
+  uint32_t Regs = fragmentFullRegs(S);
+  Map.SlotOfReg.resize(Regs);
+  if (B == FragmentBroadcast::None) {
+    for (uint32_t Reg = 0; Reg < Regs; ++Reg)
+      Map.SlotOfReg[Reg] = Reg;
+    Map.Regs = Regs;
+    return Map;
+  }
+  std::vector<uint32_t> Lines = linesOf(S, B, 0);
+  for (uint32_t Reg = 0; Reg < Regs; ++Reg)
+    Map.SlotOfReg[Reg] = static_cast<uint32_t>(
+        std::lower_bound(Lines.begin(), Lines.end(), lineOf(S, B, 0, Reg)) -
+        Lines.begin());
+  Map.Regs = static_cast<uint32_t>(Lines.size());
+  return Map;
+}
+
+uint32_t fragmentRegs(const FragmentShape &S, FragmentBroadcast B) {
+  if (B == FragmentBroadcast::None)
+    return fragmentFullRegs(S);
+  return static_cast<uint32_t>(linesOf(S, B, 0).size());
+}
+
+uint32_t fragmentBroadcastLine(const FragmentShape &S, FragmentBroadcast B,
+                               uint32_t T, uint32_t Slot) {
+  return linesOf(S, B == FragmentBroadcast::Cols ? B : FragmentBroadcast::Rows,
+                 T)[Slot];
+}
+
+LineSharing fragmentLineSharing(const FragmentShape &S,
+                                FragmentBroadcast Lines) {
+  LineSharing Sharing;
+  std::vector<uint32_t> Own = linesOf(S, Lines, 0);
+  // The layouts are linear in the thread index: the threads holding thread
+  // 0's lines are those that differ from it in a set of bits.
+  for (uint32_t Bit = 1; Bit < kWarpgroupThreads; Bit <<= 1) {
+    if (linesOf(S, Lines, Bit) != Own)
+      continue;
+    if (Bit < kWarpThreads)
+      Sharing.LaneMasks.push_back(Bit);
+    else
+      Sharing.AcrossWarps = true;
+  }
+  return Sharing;
+}
+
+} // namespace tilec

@@ -1,0 +1,99 @@
+//===- FragmentLayout.h - which thread holds which fragment element -*- C++
+//-*-===//
+//
+// Part of tilec. TileSupport is plain C++17: no LLVM, MLIR or CUDA headers.
+//
+//===----------------------------------------------------------------------===//
+//
+// A register fragment is a Rows x Cols tile held by the 128 threads of a
+// warpgroup. Its layout says which (row, column) register Reg of thread T
+// holds: the wgmma accumulator (wgmmaAccumulatorCoord in MmaTypes.h, 64-row
+// block after 64-row block) or one row per thread (what tcgen05.ld 32x32b
+// gives). A broadcast fragment keeps one value per row (or per column) that
+// the thread's full fragment covers: a per-row scale, a bias along N, the
+// result of a reduction. Everything below is derived from fragmentCoord, the
+// one map of each layout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_SUPPORT_FRAGMENTLAYOUT_H
+#define TILEC_SUPPORT_FRAGMENTLAYOUT_H
+
+#include "lib/Support/MmaTypes.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tilec {
+
+/// How a fragment's elements map to the threads of a warpgroup.
+enum class FragmentLayout : uint8_t {
+  /// The wgmma accumulator, 64-row blocks of Cols/2 registers each.
+  WgmmaAccumulator,
+  /// Thread t holds row t, every column (128 rows).
+  RowPerThread,
+};
+
+/// What a fragment keeps of its full layout.
+enum class FragmentBroadcast : uint8_t {
+  None, ///< every element
+  Rows, ///< one value per row the thread covers
+  Cols, ///< one value per column the thread covers
+};
+
+/// The layout and the tile shape of a fragment. The fragment types' verifier
+/// checks the shape (wgmma_acc: Rows a multiple of 64, Cols of 8; row per
+/// thread: 128 rows); the functions below assume it.
+struct FragmentShape {
+  FragmentLayout Layout = FragmentLayout::WgmmaAccumulator;
+  uint32_t Rows = 0;
+  uint32_t Cols = 0;
+};
+
+/// Registers each thread holds of the full fragment: Rows * Cols / 128.
+uint32_t fragmentFullRegs(const FragmentShape &S);
+
+/// The (row, column) that register \p Reg of thread \p T (0..127) holds in
+/// the full fragment. Why: the one map every broadcast, reduction and store
+/// derives from.
+TileCoord fragmentCoord(const FragmentShape &S, uint32_t T, uint32_t Reg);
+
+/// The registers of a broadcast fragment, lined up with the full one.
+struct BroadcastMap {
+  /// Registers each thread holds of the broadcast fragment.
+  uint32_t Regs = 0;
+  /// For each register of the full fragment, the broadcast register that
+  /// holds its row (Rows) or column (Cols); the identity for None.
+  std::vector<uint32_t> SlotOfReg;
+};
+
+/// The broadcast registers are the distinct rows (or columns) of a thread's
+/// full registers in increasing order. The map is the same for every thread
+/// (each layout moves thread 0's pattern by a per-thread offset), so one map
+/// serves the whole warpgroup. Why: elementwise math between a full and a
+/// broadcast fragment, and reductions, pair registers at compile time.
+BroadcastMap fragmentBroadcastMap(const FragmentShape &S, FragmentBroadcast B);
+
+/// Registers each thread holds of a fragment with broadcast \p B.
+uint32_t fragmentRegs(const FragmentShape &S, FragmentBroadcast B);
+
+/// The row (Rows) or column (Cols) that broadcast register \p Slot of
+/// thread \p T holds (\p B is Rows or Cols). Why: loading a scale or bias
+/// vector into a broadcast fragment reads that element.
+uint32_t fragmentBroadcastLine(const FragmentShape &S, FragmentBroadcast B,
+                               uint32_t T, uint32_t Slot);
+
+/// Which other threads hold the same rows (Lines = Rows) or columns (Cols)
+/// as a thread: the lane XOR masks within its warp, and whether threads of
+/// other warps do too. Why: a reduction along a row combines the values of
+/// those lanes with shuffles; across warps it would need shared memory.
+struct LineSharing {
+  std::vector<uint32_t> LaneMasks;
+  bool AcrossWarps = false;
+};
+LineSharing fragmentLineSharing(const FragmentShape &S,
+                                FragmentBroadcast Lines);
+
+} // namespace tilec
+
+#endif // TILEC_SUPPORT_FRAGMENTLAYOUT_H

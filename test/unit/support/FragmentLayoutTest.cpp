@@ -1,0 +1,124 @@
+//===- FragmentLayoutTest.cpp - fragment layouts and broadcasts -----------===//
+//
+// Sources: PTX ISA "WGMMA .m64nNk16 register fragment layout for accumulator
+// matrix D" (thread t, register i: row 16(t/32) + (t%32)/4 + 8((i/2)%2),
+// column 8(i/4) + 2(t%4) + i%2), tcgen05.ld 32x32b (thread t reads lane t).
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Support/FragmentLayout.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+#include <utility>
+
+using namespace tilec;
+
+namespace {
+
+const FragmentShape kAcc64x256{FragmentLayout::WgmmaAccumulator, 64, 256};
+const FragmentShape kAcc128x64{FragmentLayout::WgmmaAccumulator, 128, 64};
+const FragmentShape kRows128x64{FragmentLayout::RowPerThread, 128, 64};
+
+TEST(FragmentLayoutTest, RegisterCounts) {
+  EXPECT_EQ(fragmentFullRegs(kAcc64x256), 128u);
+  EXPECT_EQ(fragmentRegs(kAcc64x256, FragmentBroadcast::None), 128u);
+  // Two rows per 64-row block (r and r + 8), two columns per 8-column group.
+  EXPECT_EQ(fragmentRegs(kAcc64x256, FragmentBroadcast::Rows), 2u);
+  EXPECT_EQ(fragmentRegs(kAcc64x256, FragmentBroadcast::Cols), 64u);
+  EXPECT_EQ(fragmentRegs(kAcc128x64, FragmentBroadcast::Rows), 4u);
+  EXPECT_EQ(fragmentRegs(kAcc128x64, FragmentBroadcast::Cols), 16u);
+  EXPECT_EQ(fragmentRegs(kRows128x64, FragmentBroadcast::Rows), 1u);
+  EXPECT_EQ(fragmentRegs(kRows128x64, FragmentBroadcast::Cols), 64u);
+}
+
+TEST(FragmentLayoutTest, CoordsFollowTheAccumulatorMap) {
+  // The second 64-row block repeats the first 64 rows further down.
+  for (uint32_t T = 0; T < 128; ++T)
+    for (uint32_t Reg = 0; Reg < 32; ++Reg) {
+      TileCoord First = fragmentCoord(kAcc128x64, T, Reg);
+      TileCoord Second = fragmentCoord(kAcc128x64, T, Reg + 32);
+      TileCoord Acc = wgmmaAccumulatorCoord(T, Reg);
+      EXPECT_EQ(First.Row, Acc.Row);
+      EXPECT_EQ(First.Col, Acc.Col);
+      EXPECT_EQ(Second.Row, Acc.Row + 64);
+      EXPECT_EQ(Second.Col, Acc.Col);
+    }
+  TileCoord C = fragmentCoord(kRows128x64, 37, 5);
+  EXPECT_EQ(C.Row, 37u);
+  EXPECT_EQ(C.Col, 5u);
+}
+
+TEST(FragmentLayoutTest, EveryElementOnce) {
+  for (const FragmentShape &S : {kAcc64x256, kAcc128x64, kRows128x64}) {
+    std::set<std::pair<uint32_t, uint32_t>> Seen;
+    for (uint32_t T = 0; T < 128; ++T)
+      for (uint32_t Reg = 0; Reg < fragmentFullRegs(S); ++Reg) {
+        TileCoord C = fragmentCoord(S, T, Reg);
+        EXPECT_TRUE(Seen.insert({C.Row, C.Col}).second);
+      }
+    EXPECT_EQ(Seen.size(), size_t(S.Rows) * S.Cols);
+  }
+}
+
+TEST(FragmentLayoutTest, BroadcastMapHoldsForEveryThread) {
+  // The map computed from thread 0 pairs each register with the broadcast
+  // register of its row (column) on every thread.
+  for (const FragmentShape &S : {kAcc64x256, kAcc128x64, kRows128x64})
+    for (FragmentBroadcast B :
+         {FragmentBroadcast::Rows, FragmentBroadcast::Cols}) {
+      BroadcastMap Map = fragmentBroadcastMap(S, B);
+      ASSERT_EQ(Map.SlotOfReg.size(), fragmentFullRegs(S));
+      for (uint32_t T = 0; T < 128; ++T)
+        for (uint32_t Reg = 0; Reg < fragmentFullRegs(S); ++Reg) {
+          TileCoord C = fragmentCoord(S, T, Reg);
+          uint32_t Line = fragmentBroadcastLine(S, B, T, Map.SlotOfReg[Reg]);
+          EXPECT_EQ(Line, B == FragmentBroadcast::Rows ? C.Row : C.Col)
+              << "thread " << T << " register " << Reg;
+        }
+    }
+}
+
+TEST(FragmentLayoutTest, BroadcastSlotsOfTheAccumulator) {
+  BroadcastMap Rows = fragmentBroadcastMap(kAcc128x64, FragmentBroadcast::Rows);
+  EXPECT_EQ(Rows.Regs, 4u);
+  // Registers 0, 1 are row r; 2, 3 row r + 8; block 1 adds two more rows.
+  EXPECT_EQ(Rows.SlotOfReg[0], 0u);
+  EXPECT_EQ(Rows.SlotOfReg[1], 0u);
+  EXPECT_EQ(Rows.SlotOfReg[2], 1u);
+  EXPECT_EQ(Rows.SlotOfReg[5], 0u);
+  EXPECT_EQ(Rows.SlotOfReg[32], 2u);
+  EXPECT_EQ(Rows.SlotOfReg[35], 3u);
+  BroadcastMap Cols = fragmentBroadcastMap(kAcc128x64, FragmentBroadcast::Cols);
+  EXPECT_EQ(Cols.Regs, 16u);
+  EXPECT_EQ(Cols.SlotOfReg[0], 0u);
+  EXPECT_EQ(Cols.SlotOfReg[1], 1u);
+  EXPECT_EQ(Cols.SlotOfReg[2], 0u);
+  EXPECT_EQ(Cols.SlotOfReg[4], 2u);
+  EXPECT_EQ(Cols.SlotOfReg[36], 2u);
+  EXPECT_EQ(fragmentBroadcastLine(kAcc128x64, FragmentBroadcast::Rows, 37, 3),
+            64u + 16 + 1 + 8);
+  EXPECT_EQ(fragmentBroadcastLine(kAcc128x64, FragmentBroadcast::Cols, 37, 3),
+            8u + 2 + 1);
+}
+
+TEST(FragmentLayoutTest, LineSharing) {
+  // A row of the accumulator is spread over the 4 lanes of a quad.
+  LineSharing Rows = fragmentLineSharing(kAcc64x256, FragmentBroadcast::Rows);
+  EXPECT_EQ(Rows.LaneMasks, (std::vector<uint32_t>{1, 2}));
+  EXPECT_FALSE(Rows.AcrossWarps);
+  // A column over 8 lanes of each of the 4 warps.
+  LineSharing Cols = fragmentLineSharing(kAcc64x256, FragmentBroadcast::Cols);
+  EXPECT_EQ(Cols.LaneMasks, (std::vector<uint32_t>{4, 8, 16}));
+  EXPECT_TRUE(Cols.AcrossWarps);
+  // One row per thread: a row is one thread's; a column everyone's.
+  LineSharing Own = fragmentLineSharing(kRows128x64, FragmentBroadcast::Rows);
+  EXPECT_TRUE(Own.LaneMasks.empty());
+  EXPECT_FALSE(Own.AcrossWarps);
+  LineSharing All = fragmentLineSharing(kRows128x64, FragmentBroadcast::Cols);
+  EXPECT_EQ(All.LaneMasks, (std::vector<uint32_t>{1, 2, 4, 8, 16}));
+  EXPECT_TRUE(All.AcrossWarps);
+}
+
+} // namespace
