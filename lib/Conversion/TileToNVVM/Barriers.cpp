@@ -11,113 +11,96 @@ using namespace mlir::tile::lowering;
 
 namespace {
 
-struct SmemAllocLowering : ConvertOpToLLVMPattern<SmemAllocOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(SmemAllocOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Value> address = poolAddress(op, rewriter);
-    if (failed(address))
-      return failure();
-    rewriter.replaceOp(op, *address);
-    return success();
-  }
-};
+LogicalResult lowerSmemAlloc(SmemAllocOp op, SmemAllocOp::Adaptor adaptor,
+                             ConversionPatternRewriter &rewriter) {
+  FailureOr<Value> address = poolAddress(op, rewriter);
+  if (failed(address))
+    return failure();
+  rewriter.replaceOp(op, *address);
+  return success();
+}
 
 /// Thread 0 initialises every barrier of the array; the setup fence and sync
 /// (inserted by tile-warp-specialize) publish them.
-struct BarrierAllocLowering : ConvertOpToLLVMPattern<BarrierAllocOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(BarrierAllocOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    FailureOr<Value> address = poolAddress(op, rewriter);
-    if (failed(address))
-      return failure();
-    Value base = *address;
-    Location loc = op.getLoc();
-    OpBuilder &b = rewriter;
-    Value isFirst =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                              threadIdx(b, loc), i32Const(b, loc, 0));
-    auto ifOp = scf::IfOp::create(b, loc, isFirst, false);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      Value count = i32Const(b, loc, op.getArrivals());
-      int64_t depth = cast<BarrierType>(op.getType()).getDepth();
-      for (int64_t i = 0; i < depth; ++i)
-        NVVM::MBarrierInitOp::create(b, loc, byteGep(b, loc, base, 8 * i),
-                                     count, Value());
-    }
-    rewriter.replaceOp(op, base);
-    return success();
+LogicalResult lowerBarrierAlloc(BarrierAllocOp op,
+                                BarrierAllocOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) {
+  FailureOr<Value> address = poolAddress(op, rewriter);
+  if (failed(address))
+    return failure();
+  Value base = *address;
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadIdx(b, loc), i32Const(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, isFirst, false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value count = i32Const(b, loc, op.getArrivals());
+    int64_t depth = cast<BarrierType>(op.getType()).getDepth();
+    for (int64_t i = 0; i < depth; ++i)
+      NVVM::MBarrierInitOp::create(b, loc, byteGep(b, loc, base, 8 * i), count,
+                                   Value());
   }
-};
+  rewriter.replaceOp(op, base);
+  return success();
+}
 
-struct RemoteViewLowering : ConvertOpToLLVMPattern<BarrierRemoteViewOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(BarrierRemoteViewOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto clusterPtr =
-        LLVM::LLVMPointerType::get(rewriter.getContext(), kSharedClusterSpace);
-    rewriter.replaceOpWithNewOp<NVVM::MapaOp>(
-        op, clusterPtr, adaptor.getBarrier(),
-        i32Const(rewriter, loc, op.getCta()));
-    return success();
-  }
-};
+LogicalResult lowerRemoteView(BarrierRemoteViewOp op,
+                              BarrierRemoteViewOp::Adaptor adaptor,
+                              ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  auto clusterPtr =
+      LLVM::LLVMPointerType::get(rewriter.getContext(), kSharedClusterSpace);
+  rewriter.replaceOpWithNewOp<NVVM::MapaOp>(
+      op, clusterPtr, adaptor.getBarrier(),
+      i32Const(rewriter, loc, op.getCta()));
+  return success();
+}
 
-struct ArriveLowering : ConvertOpToLLVMPattern<BarrierArriveOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value bar =
-        barrierAt(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex());
-    // CTA scope even for a peer's barrier (as CUTLASS's ClusterBarrier does):
-    // a cluster-scope release fences every prior write of the thread first,
-    // which stalled the multicast GEMM's consumers by a third of their time,
-    // and the arrivals here publish no data of their own.
-    auto scope = NVVM::MemScopeKind::CTA;
-    if (auto tx = op.getExpectTx()) {
-      auto arrive = NVVM::MBarrierArriveExpectTxOp::create(
-          rewriter, loc, Type(), bar, i32Const(rewriter, loc, *tx), scope,
-          /*relaxed=*/false, Value());
-      (void)arrive;
-    } else {
-      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), bar, Value(), scope,
-                                     /*relaxed=*/false);
-    }
-    rewriter.eraseOp(op);
-    return success();
+LogicalResult lowerArrive(BarrierArriveOp op, BarrierArriveOp::Adaptor adaptor,
+                          ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Value bar =
+      barrierAt(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex());
+  // CTA scope even for a peer's barrier (as CUTLASS's ClusterBarrier does):
+  // a cluster-scope release fences every prior write of the thread first,
+  // which stalled the multicast GEMM's consumers by a third of their time,
+  // and the arrivals here publish no data of their own.
+  auto scope = NVVM::MemScopeKind::CTA;
+  if (auto tx = op.getExpectTx()) {
+    auto arrive = NVVM::MBarrierArriveExpectTxOp::create(
+        rewriter, loc, Type(), bar, i32Const(rewriter, loc, *tx), scope,
+        /*relaxed=*/false, Value());
+    (void)arrive;
+  } else {
+    NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), bar, Value(), scope,
+                                   /*relaxed=*/false);
   }
-};
+  rewriter.eraseOp(op);
+  return success();
+}
 
-struct WaitLowering : ConvertOpToLLVMPattern<BarrierWaitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(BarrierWaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value bar =
-        barrierAt(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex());
-    // try_wait suspends up to this many ns per attempt (CUTLASS's value).
-    NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, bar,
-                                          adaptor.getPhase(),
-                                          i32Const(rewriter, loc, 0x989680));
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
+LogicalResult lowerWait(BarrierWaitOp op, BarrierWaitOp::Adaptor adaptor,
+                        ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Value bar =
+      barrierAt(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex());
+  // try_wait suspends up to this many ns per attempt (CUTLASS's value).
+  NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, bar, adaptor.getPhase(),
+                                        i32Const(rewriter, loc, 0x989680));
+  rewriter.eraseOp(op);
+  return success();
+}
 
 } // namespace
 
 void mlir::tile::populateTileBarriersToNVVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<SmemAllocLowering, BarrierAllocLowering, RemoteViewLowering,
-               ArriveLowering, WaitLowering>(converter);
+  patterns.add<OpLowering<SmemAllocOp, lowerSmemAlloc>,
+               OpLowering<BarrierAllocOp, lowerBarrierAlloc>,
+               OpLowering<BarrierRemoteViewOp, lowerRemoteView>,
+               OpLowering<BarrierArriveOp, lowerArrive>,
+               OpLowering<BarrierWaitOp, lowerWait>>(converter);
 }

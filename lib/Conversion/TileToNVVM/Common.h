@@ -17,6 +17,8 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <type_traits>
+
 namespace mlir::tile {
 
 //===----------------------------------------------------------------------===//
@@ -52,6 +54,53 @@ void populateTileSyncsToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
 
 namespace lowering {
+
+//===----------------------------------------------------------------------===//
+// One lowering function per op
+//===----------------------------------------------------------------------===//
+
+/// The operands of `Op` after conversion when a value may become several
+/// (a fragment becomes its per-thread scalars).
+template <typename Op>
+using OneToNAdaptor =
+    typename Op::template GenericAdaptor<ArrayRef<ValueRange>>;
+
+/// The pattern of one op whose lowering is the function `Lower`, called as
+/// Lower(op, adaptor, rewriter) or, when it needs the type converter,
+/// Lower(op, adaptor, rewriter, converter); the adaptor is `Op::Adaptor`, or
+/// OneToNAdaptor<Op> for an op with fragment operands. Every lowering here is
+/// stateless, so a function says all a pattern class would, without the
+/// class's boilerplate.
+template <typename Op, auto Lower>
+struct OpLowering : ConvertOpToLLVMPattern<Op> {
+  using Base = ConvertOpToLLVMPattern<Op>;
+  using Base::Base;
+  using OpAdaptor = typename Base::OpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if constexpr (std::is_invocable_v<decltype(Lower), Op, OpAdaptor,
+                                      ConversionPatternRewriter &>)
+      return Lower(op, adaptor, rewriter);
+    else if constexpr (std::is_invocable_v<decltype(Lower), Op, OpAdaptor,
+                                           ConversionPatternRewriter &,
+                                           const LLVMTypeConverter &>)
+      return Lower(op, adaptor, rewriter, *this->getTypeConverter());
+    else
+      llvm_unreachable("a 1:N lowering is called with OneToNAdaptor");
+  }
+
+  LogicalResult
+  matchAndRewrite(Op op, OneToNAdaptor<Op> adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if constexpr (std::is_invocable_v<decltype(Lower), Op, OneToNAdaptor<Op>,
+                                      ConversionPatternRewriter &>)
+      return Lower(op, adaptor, rewriter);
+    else
+      return Base::matchAndRewrite(op, adaptor, rewriter);
+  }
+};
 
 constexpr StringLiteral kSmemSymbol = "__tile_smem";
 constexpr unsigned kSharedSpace = 3;

@@ -121,36 +121,31 @@ Value buildScalar(FragSelectOp, OpBuilder &b, Location loc, const Constants &,
 
 /// One scalar op per register of the result.
 template <typename OpT>
-struct ElementwiseLowering : ConvertOpToLLVMPattern<OpT> {
-  using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
-  using OneToNOpAdaptor = typename ConvertOpToLLVMPattern<OpT>::OneToNOpAdaptor;
-  LogicalResult
-  matchAndRewrite(OpT op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto result = cast<FragType>(op.getType());
-    SmallVector<SmallVector<Value>> operands;
-    for (auto [operand, values] :
-         llvm::zip(op->getOperands(), adaptor.getOperands()))
-      operands.push_back(alignToFragment(operand.getType(), values, result));
-    Constants constants;
-    if constexpr (std::is_same_v<OpT, FragUnaryOp>) {
-      if (op.getKind() == FragUnaryKind::relu)
-        constants.zero = f32Const(rewriter, loc, 0.0);
-      if (op.getKind() == FragUnaryKind::exp)
-        constants.log2e = f32Const(rewriter, loc, M_LOG2E);
-    }
-    SmallVector<Value> values;
-    SmallVector<Value, 3> args(operands.size());
-    for (int64_t reg = 0; reg < result.getElementsPerThread(); ++reg) {
-      for (auto [arg, aligned] : llvm::zip(args, operands))
-        arg = aligned[reg];
-      values.push_back(buildScalar(op, rewriter, loc, constants, args));
-    }
-    replaceWithFragment(rewriter, op, values);
-    return success();
+LogicalResult lowerElementwise(OpT op, OneToNAdaptor<OpT> adaptor,
+                               ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  auto result = cast<FragType>(op.getType());
+  SmallVector<SmallVector<Value>> operands;
+  for (auto [operand, values] :
+       llvm::zip(op->getOperands(), adaptor.getOperands()))
+    operands.push_back(alignToFragment(operand.getType(), values, result));
+  Constants constants;
+  if constexpr (std::is_same_v<OpT, FragUnaryOp>) {
+    if (op.getKind() == FragUnaryKind::relu)
+      constants.zero = f32Const(rewriter, loc, 0.0);
+    if (op.getKind() == FragUnaryKind::exp)
+      constants.log2e = f32Const(rewriter, loc, M_LOG2E);
   }
-};
+  SmallVector<Value> values;
+  SmallVector<Value, 3> args(operands.size());
+  for (int64_t reg = 0; reg < result.getElementsPerThread(); ++reg) {
+    for (auto [arg, aligned] : llvm::zip(args, operands))
+      arg = aligned[reg];
+    values.push_back(buildScalar(op, rewriter, loc, constants, args));
+  }
+  replaceWithFragment(rewriter, op, values);
+  return success();
+}
 
 /// `a` and `b` combined as a reduction of `kind` does.
 Value combine(OpBuilder &b, Location loc, FragReduceKind kind, Value x,
@@ -170,61 +165,60 @@ Value combine(OpBuilder &b, Location loc, FragReduceKind kind, Value x,
 /// (column), so the dependency chain is log2 of their number long; then a
 /// butterfly over the lanes that hold the same rows, each step a
 /// shfl.sync.bfly by one of their XOR masks.
-struct FragReduceLowering : ConvertOpToLLVMPattern<FragReduceOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(FragReduceOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    OpBuilder &b = rewriter;
-    auto source = cast<FragType>(op.getSource().getType());
-    auto result = cast<FragType>(op.getType());
-    tilec::FragmentShape shape = source.getSupportShape();
-    tilec::FragmentBroadcast lines = result.getSupportBroadcast();
-    tilec::LineSharing sharing = tilec::fragmentLineSharing(shape, lines);
-    if (sharing.AcrossWarps)
-      return rewriter.notifyMatchFailure(op, "the lines span several warps");
-    tilec::BroadcastMap map = tilec::fragmentBroadcastMap(shape, lines);
-    SmallVector<SmallVector<Value>> groups(map.Regs);
-    for (auto [reg, value] : llvm::enumerate(adaptor.getSource()))
-      groups[map.SlotOfReg[reg]].push_back(value);
-    FragReduceKind kind = op.getKind();
-    SmallVector<Value> partial;
-    for (SmallVector<Value> &group : groups) {
-      while (group.size() > 1) {
-        SmallVector<Value> next;
-        for (size_t i = 0; i + 1 < group.size(); i += 2)
-          next.push_back(combine(b, loc, kind, group[i], group[i + 1]));
-        if (group.size() % 2)
-          next.push_back(group.back());
-        group = std::move(next);
-      }
-      partial.push_back(group.front());
+LogicalResult lowerFragReduce(FragReduceOp op,
+                              OneToNAdaptor<FragReduceOp> adaptor,
+                              ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  auto source = cast<FragType>(op.getSource().getType());
+  auto result = cast<FragType>(op.getType());
+  tilec::FragmentShape shape = source.getSupportShape();
+  tilec::FragmentBroadcast lines = result.getSupportBroadcast();
+  tilec::LineSharing sharing = tilec::fragmentLineSharing(shape, lines);
+  if (sharing.AcrossWarps)
+    return rewriter.notifyMatchFailure(op, "the lines span several warps");
+  tilec::BroadcastMap map = tilec::fragmentBroadcastMap(shape, lines);
+  SmallVector<SmallVector<Value>> groups(map.Regs);
+  for (auto [reg, value] : llvm::enumerate(adaptor.getSource()))
+    groups[map.SlotOfReg[reg]].push_back(value);
+  FragReduceKind kind = op.getKind();
+  SmallVector<Value> partial;
+  for (SmallVector<Value> &group : groups) {
+    while (group.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i + 1 < group.size(); i += 2)
+        next.push_back(combine(b, loc, kind, group[i], group[i + 1]));
+      if (group.size() % 2)
+        next.push_back(group.back());
+      group = std::move(next);
     }
-    if (!sharing.LaneMasks.empty()) {
-      Value everyLane = i32Const(b, loc, -1);
-      Value clamp = i32Const(b, loc, 31);
-      for (uint32_t mask : sharing.LaneMasks) {
-        Value offset = i32Const(b, loc, mask);
-        for (Value &value : partial) {
-          Value other = NVVM::ShflOp::create(b, loc, b.getF32Type(), everyLane,
-                                             value, offset, clamp,
-                                             NVVM::ShflKind::bfly, UnitAttr());
-          value = combine(b, loc, kind, value, other);
-        }
-      }
-    }
-    replaceWithFragment(rewriter, op, partial);
-    return success();
+    partial.push_back(group.front());
   }
-};
+  if (!sharing.LaneMasks.empty()) {
+    Value everyLane = i32Const(b, loc, -1);
+    Value clamp = i32Const(b, loc, 31);
+    for (uint32_t mask : sharing.LaneMasks) {
+      Value offset = i32Const(b, loc, mask);
+      for (Value &value : partial) {
+        Value other = NVVM::ShflOp::create(b, loc, b.getF32Type(), everyLane,
+                                           value, offset, clamp,
+                                           NVVM::ShflKind::bfly, UnitAttr());
+        value = combine(b, loc, kind, value, other);
+      }
+    }
+  }
+  replaceWithFragment(rewriter, op, partial);
+  return success();
+}
 
 } // namespace
 
 void mlir::tile::populateTileFragmentMathToNVVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns
-      .add<ElementwiseLowering<FragUnaryOp>, ElementwiseLowering<FragBinaryOp>,
-           ElementwiseLowering<FragFmaOp>, ElementwiseLowering<FragCmpOp>,
-           ElementwiseLowering<FragSelectOp>, FragReduceLowering>(converter);
+  patterns.add<OpLowering<FragUnaryOp, lowerElementwise<FragUnaryOp>>,
+               OpLowering<FragBinaryOp, lowerElementwise<FragBinaryOp>>,
+               OpLowering<FragFmaOp, lowerElementwise<FragFmaOp>>,
+               OpLowering<FragCmpOp, lowerElementwise<FragCmpOp>>,
+               OpLowering<FragSelectOp, lowerElementwise<FragSelectOp>>,
+               OpLowering<FragReduceOp, lowerFragReduce>>(converter);
 }

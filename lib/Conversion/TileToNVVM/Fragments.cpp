@@ -11,21 +11,18 @@ using namespace mlir::tile::lowering;
 
 namespace {
 
-struct FragZeroLowering : ConvertOpToLLVMPattern<FragZeroOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(FragZeroOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto frag = cast<FragType>(op.getType());
-    // fp8 elements are i8 after conversion; 0 is +0.0 in every format.
-    Type elem = getTypeConverter()->convertType(frag.getElementType());
-    Value zero = arith::ConstantOp::create(rewriter, op.getLoc(), elem,
-                                           rewriter.getZeroAttr(elem));
-    replaceWithFragment(rewriter, op,
-                        SmallVector<Value>(frag.getElementsPerThread(), zero));
-    return success();
-  }
-};
+LogicalResult lowerFragZero(FragZeroOp op, FragZeroOp::Adaptor,
+                            ConversionPatternRewriter &rewriter,
+                            const LLVMTypeConverter &converter) {
+  auto frag = cast<FragType>(op.getType());
+  // fp8 elements are i8 after conversion; 0 is +0.0 in every format.
+  Type elem = converter.convertType(frag.getElementType());
+  Value zero = arith::ConstantOp::create(rewriter, op.getLoc(), elem,
+                                         rewriter.getZeroAttr(elem));
+  replaceWithFragment(rewriter, op,
+                      SmallVector<Value>(frag.getElementsPerThread(), zero));
+  return success();
+}
 
 /// f32 -> e4m3 / e5m2, two registers per cvt.rn.satfinite.{e4m3,e5m2}x2.f32.
 /// The result's element 0 (the low byte) converts the op's `b`, so a pair
@@ -51,36 +48,31 @@ SmallVector<Value> convertToFp8(OpBuilder &b, Location loc, Type to,
   return result;
 }
 
-struct FragCastLowering : ConvertOpToLLVMPattern<FragCastOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(FragCastOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type to = cast<FragType>(op.getType()).getElementType();
-    Type from = cast<FragType>(op.getSource().getType()).getElementType();
-    SmallVector<Value> values(adaptor.getSource().begin(),
-                              adaptor.getSource().end());
-    if (isa<Float8E4M3FNType, Float8E5M2Type>(to)) {
-      replaceWithFragment(rewriter, op,
-                          convertToFp8(rewriter, loc, to, values));
-      return success();
-    }
-    // Among f32, f16 and bf16 (the verifier allows no other casts).
-    for (Value &v : values) {
-      if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth())
-        v = arith::TruncFOp::create(rewriter, loc, to, v);
-      else if (to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth())
-        v = arith::ExtFOp::create(rewriter, loc, to, v);
-      else if (to != from)
-        v = arith::TruncFOp::create(
-            rewriter, loc, to,
-            arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), v));
-    }
-    replaceWithFragment(rewriter, op, values);
+LogicalResult lowerFragCast(FragCastOp op, OneToNAdaptor<FragCastOp> adaptor,
+                            ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Type to = cast<FragType>(op.getType()).getElementType();
+  Type from = cast<FragType>(op.getSource().getType()).getElementType();
+  SmallVector<Value> values(adaptor.getSource().begin(),
+                            adaptor.getSource().end());
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(to)) {
+    replaceWithFragment(rewriter, op, convertToFp8(rewriter, loc, to, values));
     return success();
   }
-};
+  // Among f32, f16 and bf16 (the verifier allows no other casts).
+  for (Value &v : values) {
+    if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth())
+      v = arith::TruncFOp::create(rewriter, loc, to, v);
+    else if (to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth())
+      v = arith::ExtFOp::create(rewriter, loc, to, v);
+    else if (to != from)
+      v = arith::TruncFOp::create(
+          rewriter, loc, to,
+          arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), v));
+  }
+  replaceWithFragment(rewriter, op, values);
+  return success();
+}
 
 /// Stores `values` (consecutive columns of one row) at shared byte `offset`
 /// as one vector store.
@@ -99,176 +91,170 @@ void storeVector(OpBuilder &b, Location loc, Value tileBase, Value offset,
   LLVM::StoreOp::create(b, loc, vec, ptr, bytes);
 }
 
-struct FragStoreLowering : ConvertOpToLLVMPattern<FragStoreOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(FragStoreOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    OpBuilder &b = rewriter;
-    auto frag = cast<FragType>(op.getValue().getType());
-    auto smem = cast<SmemType>(op.getDst().getType());
-    auto layout = getTileLayout(smem);
-    if (!layout)
-      return op.emitOpError("destination layout: ")
-             << llvm::toString(layout.takeError());
-    int64_t elemBytes = smem.getElementBytes();
-    int64_t blockBytes = layout->BlockBytes;
-    int64_t blockSize = layout->blockSizeBytes();
-    int64_t span = getSwizzleBytes(smem.getSwizzle());
-    SmallVector<Value> indices = operandGroup(op, adaptor.getOperands(), 2);
-    Value tile = adaptor.getDst().front();
-    if (Value off =
-            tileOffset(b, loc, smem, ArrayRef<Value>(indices).drop_back()))
-      tile = byteGep(b, loc, tile, off);
-    Value row0 = indices.back();
-    // A broadcast fragment writes its value to every element of its line.
-    SmallVector<Value> values = alignToFragment(
-        frag, adaptor.getValue(), frag.withBroadcast(FragBroadcast::none));
-    Value tid =
-        arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127));
+LogicalResult lowerFragStore(FragStoreOp op, OneToNAdaptor<FragStoreOp> adaptor,
+                             ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  auto frag = cast<FragType>(op.getValue().getType());
+  auto smem = cast<SmemType>(op.getDst().getType());
+  auto layout = getTileLayout(smem);
+  if (!layout)
+    return op.emitOpError("destination layout: ")
+           << llvm::toString(layout.takeError());
+  int64_t elemBytes = smem.getElementBytes();
+  int64_t blockBytes = layout->BlockBytes;
+  int64_t blockSize = layout->blockSizeBytes();
+  int64_t span = getSwizzleBytes(smem.getSwizzle());
+  SmallVector<Value> indices = operandGroup(op, adaptor.getOperands(), 2);
+  Value tile = adaptor.getDst().front();
+  if (Value off =
+          tileOffset(b, loc, smem, ArrayRef<Value>(indices).drop_back()))
+    tile = byteGep(b, loc, tile, off);
+  Value row0 = indices.back();
+  // A broadcast fragment writes its value to every element of its line.
+  SmallVector<Value> values = alignToFragment(
+      frag, adaptor.getValue(), frag.withBroadcast(FragBroadcast::none));
+  Value tid =
+      arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127));
 
-    // Byte offset of (row, column) for a runtime row and constant column.
-    // Inside a column block a row is `blockBytes` wide, so the swizzle XORs
-    // bits of the row number into the 16-byte chunk index: the swizzled
-    // offset is rowBase + (columnByte ^ rowXor), with rowXor computed once
-    // per row (CUTLASS Swizzle<B,4,3> on rowBase + columnByte).
-    struct Row {
-      Value base, xorBits;
+  // Byte offset of (row, column) for a runtime row and constant column.
+  // Inside a column block a row is `blockBytes` wide, so the swizzle XORs
+  // bits of the row number into the 16-byte chunk index: the swizzled
+  // offset is rowBase + (columnByte ^ rowXor), with rowXor computed once
+  // per row (CUTLASS Swizzle<B,4,3> on rowBase + columnByte).
+  struct Row {
+    Value base, xorBits;
+  };
+  auto rowOf = [&](Value row) {
+    Value base = mulConst(b, loc, row, blockBytes);
+    Value xorBits;
+    if (span) {
+      int64_t bits = span == 128 ? 3 : span == 64 ? 2 : 1;
+      Value high = arith::ShRUIOp::create(b, loc, base, i32Const(b, loc, 7));
+      Value masked = arith::AndIOp::create(b, loc, high,
+                                           i32Const(b, loc, (1 << bits) - 1));
+      xorBits = arith::ShLIOp::create(b, loc, masked, i32Const(b, loc, 4));
+    }
+    return Row{base, xorBits};
+  };
+  // `extraBytes` (run time) moves inside the same column block.
+  auto address = [&](const Row &row, int64_t col, Value extraBytes) {
+    int64_t colByte = col * elemBytes;
+    int64_t block = colByte / blockBytes;
+    Value inRow = i32Const(b, loc, colByte % blockBytes);
+    if (extraBytes)
+      inRow = arith::AddIOp::create(b, loc, inRow, extraBytes);
+    if (row.xorBits)
+      inRow = arith::XOrIOp::create(b, loc, inRow, row.xorBits);
+    Value offset = arith::AddIOp::create(b, loc, row.base, inRow);
+    if (block)
+      offset = arith::AddIOp::create(b, loc, offset,
+                                     i32Const(b, loc, block * blockSize));
+    return offset;
+  };
+
+  int64_t n = frag.getShape()[1];
+  if (frag.getLayout() == FragLayout::wgmma_acc && elemBytes == 2 &&
+      n % 16 == 0) {
+    // stmatrix.x4: the accumulator's pairs are exactly the m8n8 b16
+    // fragments; one instruction stores rows 0-7 and 8-15 of two 8-column
+    // groups, lane l giving the address of row l%8 of matrix l/8. Each
+    // matrix row is one 16-byte chunk, which the swizzle keeps whole.
+    Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+    Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
+    Value matrix = arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 3));
+    Value rowInBlock = arith::AddIOp::create(
+        b, loc, mulConst(b, loc, warp, 16),
+        arith::AddIOp::create(
+            b, loc,
+            mulConst(b, loc,
+                     arith::AndIOp::create(b, loc, matrix, i32Const(b, loc, 1)),
+                     8),
+            arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 7))));
+    // Matrices 2 and 3 are the next 8 columns: 16 bytes further.
+    Value columnBytes = mulConst(
+        b, loc, arith::ShRUIOp::create(b, loc, matrix, i32Const(b, loc, 1)),
+        16);
+    Value smemBase = sharedAddress(b, loc, tile);
+    Type i32 = b.getI32Type();
+    auto pack = [&](Value lo, Value hi) {
+      auto vecType = VectorType::get(2, lo.getType());
+      Value vec = LLVM::UndefOp::create(b, loc, vecType);
+      vec = LLVM::InsertElementOp::create(b, loc, vec, lo, i32Const(b, loc, 0));
+      vec = LLVM::InsertElementOp::create(b, loc, vec, hi, i32Const(b, loc, 1));
+      return LLVM::BitcastOp::create(b, loc, i32, vec).getResult();
     };
-    auto rowOf = [&](Value row) {
-      Value base = mulConst(b, loc, row, blockBytes);
-      Value xorBits;
-      if (span) {
-        int64_t bits = span == 128 ? 3 : span == 64 ? 2 : 1;
-        Value high = arith::ShRUIOp::create(b, loc, base, i32Const(b, loc, 7));
-        Value masked = arith::AndIOp::create(b, loc, high,
-                                             i32Const(b, loc, (1 << bits) - 1));
-        xorBits = arith::ShLIOp::create(b, loc, masked, i32Const(b, loc, 4));
+    for (int64_t mb = 0; mb < frag.getShape()[0] / 64; ++mb) {
+      Row row = rowOf(arith::AddIOp::create(
+          b, loc, row0,
+          arith::AddIOp::create(b, loc, rowInBlock,
+                                i32Const(b, loc, 64 * mb))));
+      for (int64_t jj = 0; jj < n / 16; ++jj) {
+        Value addr = arith::AddIOp::create(b, loc, smemBase,
+                                           address(row, 16 * jj, columnBytes));
+        SmallVector<Value> regs = {addr};
+        for (int64_t m = 0; m < 4; ++m) {
+          int64_t j = 2 * jj + m / 2, half = m % 2;
+          int64_t base = mb * (n / 2) + 4 * j + 2 * half;
+          regs.push_back(pack(values[base], values[base + 1]));
+        }
+        // Inline PTX although LLVM 22 has nvvm.stmatrix: that op takes a
+        // 64-bit shared pointer, so every address became cvt.u64.u32 +
+        // add.s64 and rung 6 spent 3 ms (6%) more in the NVPTX back end
+        // (bench/results/2026-12-01-compile-speed-refactor.md); the 32-bit
+        // shared address here keeps the PTX and the compile time as they
+        // were. Revisit with 32-bit shared pointers (nvptx-short-ptr).
+        inlinePtx(b, loc, {}, regs,
+                  "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, "
+                  "$3, $4};",
+                  "r,r,r,r,r");
       }
-      return Row{base, xorBits};
-    };
-    // `extraBytes` (run time) moves inside the same column block.
-    auto address = [&](const Row &row, int64_t col, Value extraBytes) {
-      int64_t colByte = col * elemBytes;
-      int64_t block = colByte / blockBytes;
-      Value inRow = i32Const(b, loc, colByte % blockBytes);
-      if (extraBytes)
-        inRow = arith::AddIOp::create(b, loc, inRow, extraBytes);
-      if (row.xorBits)
-        inRow = arith::XOrIOp::create(b, loc, inRow, row.xorBits);
-      Value offset = arith::AddIOp::create(b, loc, row.base, inRow);
-      if (block)
-        offset = arith::AddIOp::create(b, loc, offset,
-                                       i32Const(b, loc, block * blockSize));
-      return offset;
-    };
-
-    int64_t n = frag.getShape()[1];
-    if (frag.getLayout() == FragLayout::wgmma_acc && elemBytes == 2 &&
-        n % 16 == 0) {
-      // stmatrix.x4: the accumulator's pairs are exactly the m8n8 b16
-      // fragments; one instruction stores rows 0-7 and 8-15 of two 8-column
-      // groups, lane l giving the address of row l%8 of matrix l/8. Each
-      // matrix row is one 16-byte chunk, which the swizzle keeps whole.
-      Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
-      Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
-      Value matrix = arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 3));
-      Value rowInBlock = arith::AddIOp::create(
-          b, loc, mulConst(b, loc, warp, 16),
-          arith::AddIOp::create(
-              b, loc,
-              mulConst(
-                  b, loc,
-                  arith::AndIOp::create(b, loc, matrix, i32Const(b, loc, 1)),
-                  8),
-              arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 7))));
-      // Matrices 2 and 3 are the next 8 columns: 16 bytes further.
-      Value columnBytes = mulConst(
-          b, loc, arith::ShRUIOp::create(b, loc, matrix, i32Const(b, loc, 1)),
-          16);
-      Value smemBase = sharedAddress(b, loc, tile);
-      Type i32 = b.getI32Type();
-      auto pack = [&](Value lo, Value hi) {
-        auto vecType = VectorType::get(2, lo.getType());
-        Value vec = LLVM::UndefOp::create(b, loc, vecType);
-        vec =
-            LLVM::InsertElementOp::create(b, loc, vec, lo, i32Const(b, loc, 0));
-        vec =
-            LLVM::InsertElementOp::create(b, loc, vec, hi, i32Const(b, loc, 1));
-        return LLVM::BitcastOp::create(b, loc, i32, vec).getResult();
-      };
-      for (int64_t mb = 0; mb < frag.getShape()[0] / 64; ++mb) {
+    }
+  } else if (frag.getLayout() == FragLayout::wgmma_acc) {
+    // Thread t holds, per 64-row block and 8-column group j, the pairs
+    // (r, 8j + 2(t%4) + {0,1}) and (r + 8, ...) with r = 16(t/32) + (t%32)/4.
+    Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+    Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
+    Value rowInBlock = arith::AddIOp::create(
+        b, loc, mulConst(b, loc, warp, 16),
+        arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 2)));
+    Value colPair = mulConst(
+        b, loc, arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 3)), 2);
+    Value colPairBytes = mulConst(b, loc, colPair, elemBytes);
+    for (int64_t mb = 0; mb < frag.getShape()[0] / 64; ++mb) {
+      for (int64_t half = 0; half < 2; ++half) {
         Row row = rowOf(arith::AddIOp::create(
             b, loc, row0,
             arith::AddIOp::create(b, loc, rowInBlock,
-                                  i32Const(b, loc, 64 * mb))));
-        for (int64_t jj = 0; jj < n / 16; ++jj) {
-          Value addr = arith::AddIOp::create(
-              b, loc, smemBase, address(row, 16 * jj, columnBytes));
-          SmallVector<Value> regs = {addr};
-          for (int64_t m = 0; m < 4; ++m) {
-            int64_t j = 2 * jj + m / 2, half = m % 2;
-            int64_t base = mb * (n / 2) + 4 * j + 2 * half;
-            regs.push_back(pack(values[base], values[base + 1]));
-          }
-          // Inline PTX although LLVM 22 has nvvm.stmatrix: that op takes a
-          // 64-bit shared pointer, so every address became cvt.u64.u32 +
-          // add.s64 and rung 6 spent 3 ms (6%) more in the NVPTX back end
-          // (bench/results/2026-12-01-compile-speed-refactor.md); the 32-bit
-          // shared address here keeps the PTX and the compile time as they
-          // were. Revisit with 32-bit shared pointers (nvptx-short-ptr).
-          inlinePtx(b, loc, {}, regs,
-                    "stmatrix.sync.aligned.m8n8.x4.shared.b16 [$0], {$1, $2, "
-                    "$3, $4};",
-                    "r,r,r,r,r");
+                                  i32Const(b, loc, 64 * mb + 8 * half))));
+        for (int64_t j = 0; j < n / 8; ++j) {
+          // Columns 8j + 2(t%4), + 1 of this row.
+          Value off = address(row, 8 * j, colPairBytes);
+          int64_t base = mb * (n / 2) + 4 * j + 2 * half;
+          storeVector(b, loc, tile, off, {values[base], values[base + 1]});
         }
-      }
-    } else if (frag.getLayout() == FragLayout::wgmma_acc) {
-      // Thread t holds, per 64-row block and 8-column group j, the pairs
-      // (r, 8j + 2(t%4) + {0,1}) and (r + 8, ...) with r = 16(t/32) + (t%32)/4.
-      Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
-      Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
-      Value rowInBlock = arith::AddIOp::create(
-          b, loc, mulConst(b, loc, warp, 16),
-          arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 2)));
-      Value colPair = mulConst(
-          b, loc, arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 3)), 2);
-      Value colPairBytes = mulConst(b, loc, colPair, elemBytes);
-      for (int64_t mb = 0; mb < frag.getShape()[0] / 64; ++mb) {
-        for (int64_t half = 0; half < 2; ++half) {
-          Row row = rowOf(arith::AddIOp::create(
-              b, loc, row0,
-              arith::AddIOp::create(b, loc, rowInBlock,
-                                    i32Const(b, loc, 64 * mb + 8 * half))));
-          for (int64_t j = 0; j < n / 8; ++j) {
-            // Columns 8j + 2(t%4), + 1 of this row.
-            Value off = address(row, 8 * j, colPairBytes);
-            int64_t base = mb * (n / 2) + 4 * j + 2 * half;
-            storeVector(b, loc, tile, off, {values[base], values[base + 1]});
-          }
-        }
-      }
-    } else {
-      // row_per_thread: thread t holds row t, all columns; 16-byte stores.
-      int64_t cols = n;
-      int64_t perStore = 16 / elemBytes;
-      Row row = rowOf(arith::AddIOp::create(b, loc, row0, tid));
-      for (int64_t c = 0; c < cols; c += perStore) {
-        int64_t count = std::min(perStore, cols - c);
-        storeVector(b, loc, tile, address(row, c, Value()),
-                    ArrayRef<Value>(values).slice(c, count));
       }
     }
-    rewriter.eraseOp(op);
-    return success();
+  } else {
+    // row_per_thread: thread t holds row t, all columns; 16-byte stores.
+    int64_t cols = n;
+    int64_t perStore = 16 / elemBytes;
+    Row row = rowOf(arith::AddIOp::create(b, loc, row0, tid));
+    for (int64_t c = 0; c < cols; c += perStore) {
+      int64_t count = std::min(perStore, cols - c);
+      storeVector(b, loc, tile, address(row, c, Value()),
+                  ArrayRef<Value>(values).slice(c, count));
+    }
   }
-};
+  rewriter.eraseOp(op);
+  return success();
+}
 
 } // namespace
 
 void mlir::tile::populateTileFragmentsToNVVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<FragZeroLowering, FragCastLowering, FragStoreLowering>(
-      converter);
+  patterns.add<OpLowering<FragZeroOp, lowerFragZero>,
+               OpLowering<FragCastOp, lowerFragCast>,
+               OpLowering<FragStoreOp, lowerFragStore>>(converter);
 }

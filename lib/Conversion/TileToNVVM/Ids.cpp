@@ -10,166 +10,150 @@ using namespace mlir::tile::lowering;
 
 namespace {
 
-struct IdLowering : ConvertOpToLLVMPattern<IdOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(IdOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    OpBuilder &b = rewriter;
-    Type i32 = b.getI32Type();
-    auto linear3 = [&](Value x, Value y, Value z, Value nx, Value ny) {
-      Value yz = arith::AddIOp::create(b, loc, y,
-                                       arith::MulIOp::create(b, loc, ny, z));
-      return arith::AddIOp::create(b, loc, x,
-                                   arith::MulIOp::create(b, loc, nx, yz))
-          .getResult();
-    };
-    Value result;
-    switch (op.getKind()) {
-    case IdKind::cta:
-      result = linear3(NVVM::BlockIdXOp::create(b, loc, i32),
-                       NVVM::BlockIdYOp::create(b, loc, i32),
-                       NVVM::BlockIdZOp::create(b, loc, i32),
-                       NVVM::GridDimXOp::create(b, loc, i32),
-                       NVVM::GridDimYOp::create(b, loc, i32));
-      break;
-    case IdKind::num_ctas:
-      result = arith::MulIOp::create(
-          b, loc, NVVM::GridDimXOp::create(b, loc, i32),
-          arith::MulIOp::create(b, loc, NVVM::GridDimYOp::create(b, loc, i32),
-                                NVVM::GridDimZOp::create(b, loc, i32)));
-      break;
-    case IdKind::cta_x:
-      result = NVVM::BlockIdXOp::create(b, loc, i32);
-      break;
-    case IdKind::cta_y:
-      result = NVVM::BlockIdYOp::create(b, loc, i32);
-      break;
-    case IdKind::cta_z:
-      result = NVVM::BlockIdZOp::create(b, loc, i32);
-      break;
-    case IdKind::cta_in_cluster:
-      result = linear3(NVVM::BlockInClusterIdXOp::create(b, loc, i32),
-                       NVVM::BlockInClusterIdYOp::create(b, loc, i32),
-                       NVVM::BlockInClusterIdZOp::create(b, loc, i32),
-                       NVVM::ClusterDimBlocksXOp::create(b, loc, i32),
-                       NVVM::ClusterDimBlocksYOp::create(b, loc, i32));
-      break;
-    case IdKind::cluster:
-      result = linear3(NVVM::ClusterIdXOp::create(b, loc, i32),
-                       NVVM::ClusterIdYOp::create(b, loc, i32),
-                       NVVM::ClusterIdZOp::create(b, loc, i32),
-                       NVVM::ClusterDimXOp::create(b, loc, i32),
-                       NVVM::ClusterDimYOp::create(b, loc, i32));
-      break;
-    case IdKind::num_clusters:
-      result = arith::MulIOp::create(
-          b, loc, NVVM::ClusterDimXOp::create(b, loc, i32),
-          arith::MulIOp::create(b, loc,
-                                NVVM::ClusterDimYOp::create(b, loc, i32),
-                                NVVM::ClusterDimZOp::create(b, loc, i32)));
-      break;
-    case IdKind::warpgroup:
-      result = arith::ShRUIOp::create(b, loc, threadIdx(b, loc),
-                                      i32Const(b, loc, 7));
-      break;
-    case IdKind::warp_in_warpgroup:
-      result = arith::AndIOp::create(
-          b, loc,
-          arith::ShRUIOp::create(b, loc, threadIdx(b, loc),
-                                 i32Const(b, loc, 5)),
-          i32Const(b, loc, 3));
-      break;
-    case IdKind::lane:
-      result = arith::AndIOp::create(b, loc, threadIdx(b, loc),
-                                     i32Const(b, loc, 31));
-      break;
-    case IdKind::thread_in_warpgroup:
-      result = arith::AndIOp::create(b, loc, threadIdx(b, loc),
-                                     i32Const(b, loc, 127));
-      break;
-    case IdKind::thread:
-      result = threadIdx(b, loc);
-      break;
-    }
-    rewriter.replaceOp(op, result);
-    return success();
+LogicalResult lowerId(IdOp op, IdOp::Adaptor adaptor,
+                      ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  Type i32 = b.getI32Type();
+  auto linear3 = [&](Value x, Value y, Value z, Value nx, Value ny) {
+    Value yz =
+        arith::AddIOp::create(b, loc, y, arith::MulIOp::create(b, loc, ny, z));
+    return arith::AddIOp::create(b, loc, x,
+                                 arith::MulIOp::create(b, loc, nx, yz))
+        .getResult();
+  };
+  Value result;
+  switch (op.getKind()) {
+  case IdKind::cta:
+    result = linear3(NVVM::BlockIdXOp::create(b, loc, i32),
+                     NVVM::BlockIdYOp::create(b, loc, i32),
+                     NVVM::BlockIdZOp::create(b, loc, i32),
+                     NVVM::GridDimXOp::create(b, loc, i32),
+                     NVVM::GridDimYOp::create(b, loc, i32));
+    break;
+  case IdKind::num_ctas:
+    result = arith::MulIOp::create(
+        b, loc, NVVM::GridDimXOp::create(b, loc, i32),
+        arith::MulIOp::create(b, loc, NVVM::GridDimYOp::create(b, loc, i32),
+                              NVVM::GridDimZOp::create(b, loc, i32)));
+    break;
+  case IdKind::cta_x:
+    result = NVVM::BlockIdXOp::create(b, loc, i32);
+    break;
+  case IdKind::cta_y:
+    result = NVVM::BlockIdYOp::create(b, loc, i32);
+    break;
+  case IdKind::cta_z:
+    result = NVVM::BlockIdZOp::create(b, loc, i32);
+    break;
+  case IdKind::cta_in_cluster:
+    result = linear3(NVVM::BlockInClusterIdXOp::create(b, loc, i32),
+                     NVVM::BlockInClusterIdYOp::create(b, loc, i32),
+                     NVVM::BlockInClusterIdZOp::create(b, loc, i32),
+                     NVVM::ClusterDimBlocksXOp::create(b, loc, i32),
+                     NVVM::ClusterDimBlocksYOp::create(b, loc, i32));
+    break;
+  case IdKind::cluster:
+    result = linear3(NVVM::ClusterIdXOp::create(b, loc, i32),
+                     NVVM::ClusterIdYOp::create(b, loc, i32),
+                     NVVM::ClusterIdZOp::create(b, loc, i32),
+                     NVVM::ClusterDimXOp::create(b, loc, i32),
+                     NVVM::ClusterDimYOp::create(b, loc, i32));
+    break;
+  case IdKind::num_clusters:
+    result = arith::MulIOp::create(
+        b, loc, NVVM::ClusterDimXOp::create(b, loc, i32),
+        arith::MulIOp::create(b, loc, NVVM::ClusterDimYOp::create(b, loc, i32),
+                              NVVM::ClusterDimZOp::create(b, loc, i32)));
+    break;
+  case IdKind::warpgroup:
+    result =
+        arith::ShRUIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 7));
+    break;
+  case IdKind::warp_in_warpgroup:
+    result = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 5)),
+        i32Const(b, loc, 3));
+    break;
+  case IdKind::lane:
+    result =
+        arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 31));
+    break;
+  case IdKind::thread_in_warpgroup:
+    result =
+        arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127));
+    break;
+  case IdKind::thread:
+    result = threadIdx(b, loc);
+    break;
   }
-};
+  rewriter.replaceOp(op, result);
+  return success();
+}
 
-struct DimLowering : ConvertOpToLLVMPattern<DimOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(DimOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<GlobalType>(op.getTensor().getType());
-    int64_t index = op.getIndex();
-    if (!type.isDynamicDim(index)) {
-      rewriter.replaceOp(
-          op, i32Const(rewriter, op.getLoc(), type.getShape()[index]));
-      return success();
-    }
-    LLVM::LLVMFuncOp func = getFunc(op);
-    int64_t arg = getGlobalArg(adaptor.getTensor());
-    int64_t param = getKernelAbi(func).getDimParamIndex(arg, index);
-    if (param < 0)
-      return rewriter.notifyMatchFailure(op, "no parameter for this dim");
-    rewriter.replaceOp(op, func.getArgument(param));
+LogicalResult lowerDim(DimOp op, DimOp::Adaptor adaptor,
+                       ConversionPatternRewriter &rewriter) {
+  auto type = cast<GlobalType>(op.getTensor().getType());
+  int64_t index = op.getIndex();
+  if (!type.isDynamicDim(index)) {
+    rewriter.replaceOp(op,
+                       i32Const(rewriter, op.getLoc(), type.getShape()[index]));
     return success();
   }
-};
+  LLVM::LLVMFuncOp func = getFunc(op);
+  int64_t arg = getGlobalArg(adaptor.getTensor());
+  int64_t param = getKernelAbi(func).getDimParamIndex(arg, index);
+  if (param < 0)
+    return rewriter.notifyMatchFailure(op, "no parameter for this dim");
+  rewriter.replaceOp(op, func.getArgument(param));
+  return success();
+}
 
-struct NumTilesLowering : ConvertOpToLLVMPattern<SchedNumTilesOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(SchedNumTilesOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    ArrayRef<int64_t> block = op.getBlock();
-    Value mTiles = arith::CeilDivSIOp::create(
-        rewriter, loc, adaptor.getM(), i32Const(rewriter, loc, block[0]));
-    Value nTiles = arith::CeilDivSIOp::create(
-        rewriter, loc, adaptor.getN(), i32Const(rewriter, loc, block[1]));
-    rewriter.replaceOpWithNewOp<arith::MulIOp>(op, mTiles, nTiles);
-    return success();
-  }
-};
+LogicalResult lowerNumTiles(SchedNumTilesOp op,
+                            SchedNumTilesOp::Adaptor adaptor,
+                            ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> block = op.getBlock();
+  Value mTiles = arith::CeilDivSIOp::create(rewriter, loc, adaptor.getM(),
+                                            i32Const(rewriter, loc, block[0]));
+  Value nTiles = arith::CeilDivSIOp::create(rewriter, loc, adaptor.getN(),
+                                            i32Const(rewriter, loc, block[1]));
+  rewriter.replaceOpWithNewOp<arith::MulIOp>(op, mTiles, nTiles);
+  return success();
+}
 
 /// Grouped rasterisation: tiles walk `group` block rows at a time, so that
 /// CTAs in flight together share A rows and B columns in L2.
-struct CoordsLowering : ConvertOpToLLVMPattern<SchedCoordsOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(SchedCoordsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    OpBuilder &b = rewriter;
-    ArrayRef<int64_t> block = op.getBlock();
-    Value t = adaptor.getTile();
-    Value mTiles = arith::CeilDivSIOp::create(b, loc, adaptor.getM(),
-                                              i32Const(b, loc, block[0]));
-    Value nTiles = arith::CeilDivSIOp::create(b, loc, adaptor.getN(),
-                                              i32Const(b, loc, block[1]));
-    Value group = i32Const(b, loc, op.getGroup());
-    Value perGroup = arith::MulIOp::create(b, loc, group, nTiles);
-    Value groupId = arith::DivUIOp::create(b, loc, t, perGroup);
-    Value firstM = arith::MulIOp::create(b, loc, groupId, group);
-    Value left = arith::SubIOp::create(b, loc, mTiles, firstM);
-    Value groupRows = arith::MinSIOp::create(b, loc, left, group);
-    Value inGroup = arith::RemUIOp::create(b, loc, t, perGroup);
-    Value m = arith::AddIOp::create(
-        b, loc, firstM, arith::RemUIOp::create(b, loc, inGroup, groupRows));
-    Value n = arith::DivUIOp::create(b, loc, inGroup, groupRows);
-    rewriter.replaceOp(op, {m, n});
-    return success();
-  }
-};
+LogicalResult lowerCoords(SchedCoordsOp op, SchedCoordsOp::Adaptor adaptor,
+                          ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  ArrayRef<int64_t> block = op.getBlock();
+  Value t = adaptor.getTile();
+  Value mTiles = arith::CeilDivSIOp::create(b, loc, adaptor.getM(),
+                                            i32Const(b, loc, block[0]));
+  Value nTiles = arith::CeilDivSIOp::create(b, loc, adaptor.getN(),
+                                            i32Const(b, loc, block[1]));
+  Value group = i32Const(b, loc, op.getGroup());
+  Value perGroup = arith::MulIOp::create(b, loc, group, nTiles);
+  Value groupId = arith::DivUIOp::create(b, loc, t, perGroup);
+  Value firstM = arith::MulIOp::create(b, loc, groupId, group);
+  Value left = arith::SubIOp::create(b, loc, mTiles, firstM);
+  Value groupRows = arith::MinSIOp::create(b, loc, left, group);
+  Value inGroup = arith::RemUIOp::create(b, loc, t, perGroup);
+  Value m = arith::AddIOp::create(
+      b, loc, firstM, arith::RemUIOp::create(b, loc, inGroup, groupRows));
+  Value n = arith::DivUIOp::create(b, loc, inGroup, groupRows);
+  rewriter.replaceOp(op, {m, n});
+  return success();
+}
 
 } // namespace
 
 void mlir::tile::populateTileIdsToNVVMPatterns(LLVMTypeConverter &converter,
                                                RewritePatternSet &patterns) {
-  patterns.add<IdLowering, DimLowering, NumTilesLowering, CoordsLowering>(
-      converter);
+  patterns.add<OpLowering<IdOp, lowerId>, OpLowering<DimOp, lowerDim>,
+               OpLowering<SchedNumTilesOp, lowerNumTiles>,
+               OpLowering<SchedCoordsOp, lowerCoords>>(converter);
 }

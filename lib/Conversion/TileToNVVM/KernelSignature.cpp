@@ -52,64 +52,62 @@ void setKernelAttrs(LLVM::LLVMFuncOp func, KernelOp kernel, KernelAbiAttr abi,
       .setAttr(func, abi);
 }
 
-struct KernelSignatureLowering : ConvertOpToLLVMPattern<KernelOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(KernelOp kernel, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    KernelAbiAttr abi = kernel.getAbi();
-    MLIRContext *ctx = kernel.getContext();
-    Location loc = kernel.getLoc();
-    ArrayRef<Type> kernelArgTypes = kernel.getArgumentTypes();
+/// tile.kernel -> llvm.func with the ABI's parameters, through a signature
+/// conversion of the body.
+LogicalResult lowerKernelSignature(KernelOp kernel, KernelOp::Adaptor,
+                                   ConversionPatternRewriter &rewriter,
+                                   const LLVMTypeConverter &converter) {
+  KernelAbiAttr abi = kernel.getAbi();
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  ArrayRef<Type> kernelArgTypes = kernel.getArgumentTypes();
 
-    // The new signature, in the ABI's parameter order.
-    TypeConverter::SignatureConversion signature(kernelArgTypes.size());
-    SmallVector<Attribute> argAttrs;
-    for (Attribute param : abi.getParams()) {
-      if (isa<TensorMapParamAttr>(param)) {
-        signature.addInputs(LLVM::LLVMPointerType::get(ctx));
-        argAttrs.push_back(tensorMapArgAttrs(rewriter));
-      } else if (isa<DimParamAttr>(param)) {
-        signature.addInputs(rewriter.getI32Type());
-        argAttrs.push_back(rewriter.getDictionaryAttr({}));
-      } else {
-        int64_t arg = cast<ScalarParamAttr>(param).getArg();
-        signature.addInputs(arg, kernelArgTypes[arg]);
-        argAttrs.push_back(rewriter.getDictionaryAttr({}));
-      }
+  // The new signature, in the ABI's parameter order.
+  TypeConverter::SignatureConversion signature(kernelArgTypes.size());
+  SmallVector<Attribute> argAttrs;
+  for (Attribute param : abi.getParams()) {
+    if (isa<TensorMapParamAttr>(param)) {
+      signature.addInputs(LLVM::LLVMPointerType::get(ctx));
+      argAttrs.push_back(tensorMapArgAttrs(rewriter));
+    } else if (isa<DimParamAttr>(param)) {
+      signature.addInputs(rewriter.getI32Type());
+      argAttrs.push_back(rewriter.getDictionaryAttr({}));
+    } else {
+      int64_t arg = cast<ScalarParamAttr>(param).getArg();
+      signature.addInputs(arg, kernelArgTypes[arg]);
+      argAttrs.push_back(rewriter.getDictionaryAttr({}));
     }
-    auto funcType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
-                                                signature.getConvertedTypes());
-    auto func =
-        LLVM::LLVMFuncOp::create(rewriter, loc, kernel.getSymName(), funcType);
-    func.setArgAttrsAttr(rewriter.getArrayAttr(argAttrs));
-    setKernelAttrs(func, kernel, abi, rewriter);
-
-    rewriter.inlineRegionBefore(kernel.getBody(), func.getBody(), func.end());
-    Block *body = &func.getBody().front();
-    // Global tensors have no parameter of their own: a placeholder stands
-    // for each until the ops using it are converted.
-    rewriter.setInsertionPointToStart(body);
-    for (auto [i, type] : llvm::enumerate(kernelArgTypes)) {
-      if (!isa<GlobalType>(type))
-        continue;
-      auto placeholder =
-          UnrealizedConversionCastOp::create(rewriter, loc, type, ValueRange{});
-      placeholder->setAttr(kGlobalArgAttr, rewriter.getI64IntegerAttr(i));
-      signature.remapInput(i, placeholder.getResult(0));
-    }
-    Block *entry =
-        rewriter.applySignatureConversion(body, signature, getTypeConverter());
-    rewriter.setInsertionPointToEnd(entry);
-    LLVM::ReturnOp::create(rewriter, loc, ValueRange{});
-    rewriter.eraseOp(kernel);
-    return success();
   }
-};
+  auto funcType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
+                                              signature.getConvertedTypes());
+  auto func =
+      LLVM::LLVMFuncOp::create(rewriter, loc, kernel.getSymName(), funcType);
+  func.setArgAttrsAttr(rewriter.getArrayAttr(argAttrs));
+  setKernelAttrs(func, kernel, abi, rewriter);
+
+  rewriter.inlineRegionBefore(kernel.getBody(), func.getBody(), func.end());
+  Block *body = &func.getBody().front();
+  // Global tensors have no parameter of their own: a placeholder stands
+  // for each until the ops using it are converted.
+  rewriter.setInsertionPointToStart(body);
+  for (auto [i, type] : llvm::enumerate(kernelArgTypes)) {
+    if (!isa<GlobalType>(type))
+      continue;
+    auto placeholder =
+        UnrealizedConversionCastOp::create(rewriter, loc, type, ValueRange{});
+    placeholder->setAttr(kGlobalArgAttr, rewriter.getI64IntegerAttr(i));
+    signature.remapInput(i, placeholder.getResult(0));
+  }
+  Block *entry = rewriter.applySignatureConversion(body, signature, &converter);
+  rewriter.setInsertionPointToEnd(entry);
+  LLVM::ReturnOp::create(rewriter, loc, ValueRange{});
+  rewriter.eraseOp(kernel);
+  return success();
+}
 
 } // namespace
 
 void mlir::tile::populateTileKernelSignatureToNVVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<KernelSignatureLowering>(converter);
+  patterns.add<OpLowering<KernelOp, lowerKernelSignature>>(converter);
 }
