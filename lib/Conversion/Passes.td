@@ -38,6 +38,13 @@ def TileConvertToNVVM : Pass<"tile-convert-to-nvvm", "::mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"verifyResult", "verify-result", "bool", /*default=*/"true",
+           "Verify the converted module in the pass, so that invalid IR a "
+           "pattern built is reported as an internal compiler error (tilec "
+           "turns it off: it verifies once, the same way, after the whole "
+           "pipeline)">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect", "::mlir::cf::ControlFlowDialect",
                            "::mlir::arith::ArithDialect"];

@@ -8,10 +8,13 @@
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm) {
+void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm,
+                                    bool verifyConversion) {
   using namespace mlir;
   // The tile passes work on one kernel at a time.
   OpPassManager &kernelPM = pm.nest<tile::KernelOp>();
@@ -21,7 +24,9 @@ void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm) {
   kernelPM.addPass(tile::createTileAssignNamedBarriers());
   kernelPM.addPass(tile::createTileLowerPipelines());
   kernelPM.addPass(tile::createTileDispatch());
-  pm.addPass(tile::createTileConvertToNVVM());
+  tile::TileConvertToNVVMOptions conversion;
+  conversion.verifyResult = verifyConversion;
+  pm.addPass(tile::createTileConvertToNVVM(conversion));
   pm.addPass(tile::createTileHoistInnermostInvariants());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
@@ -30,6 +35,30 @@ void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+mlir::LogicalResult tilec::verifyAsInternalError(mlir::Operation *module) {
+  using namespace mlir;
+  SmallVector<std::pair<Location, std::string>> caught;
+  LogicalResult result = success();
+  {
+    ScopedDiagnosticHandler handler(module->getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() != DiagnosticSeverity::Error)
+        return failure();
+      caught.push_back({d.getLocation(), d.str()});
+      return success();
+    });
+    result = verify(module);
+  }
+  if (succeeded(result))
+    return success();
+  Location loc = caught.empty() ? module->getLoc() : caught.front().first;
+  InFlightDiagnostic diag =
+      emitError(loc) << "internal compiler error: the tile passes produced "
+                        "invalid IR; this is a bug in tilec, not in the kernel";
+  for (const auto &[noteLoc, note] : caught)
+    diag.attachNote(noteLoc) << note;
+  return failure();
 }
 
 void tilec::registerTilePipelines() {

@@ -9,8 +9,16 @@ namespace tilec {
 
 /// The tile passes in order, then the conversion to the LLVM and NVVM
 /// dialects and the upstream lowerings of what remains (scf, arith, cf,
-/// NVVM's inline-PTX ops).
-void buildTileToLLVMPipeline(mlir::OpPassManager &pm);
+/// NVVM's inline-PTX ops). With `verifyConversion` false the conversion does
+/// not verify its result: the caller verifies once after the pipeline (as
+/// tilec does, with verifyAsInternalError).
+void buildTileToLLVMPipeline(mlir::OpPassManager &pm,
+                             bool verifyConversion = true);
+
+/// Verifies `module` after the tile pipeline. The kernel was verified when
+/// it was parsed, so an error here is the compiler's: it is reported as an
+/// internal compiler error, with the verifier's message as a note.
+mlir::LogicalResult verifyAsInternalError(mlir::Operation *module);
 
 /// Registers `tile-to-llvm` for tile-opt.
 void registerTilePipelines();
