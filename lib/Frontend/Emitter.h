@@ -423,6 +423,31 @@ public:
   mlir::Value startOf(const IndexItem &item);
 
   //===--------------------------------------------------------------------===//
+  // EmitLoads.cpp: loads into registers, stores to global memory
+  //===--------------------------------------------------------------------===//
+
+  /// `grp[mb]` as a value: a scalar load from a global tensor or a shared
+  /// buffer.
+  Val emitIndexLoad(const IndexExpr &expr);
+  /// One element of `ref` (every index a scalar), reading `other` past the
+  /// edge of a global tensor.
+  Val loadScalar(const BufferRef &ref, const Expr *other, llvm::SMLoc at);
+  /// `other = ...` of a load as a value of `elementType`.
+  mlir::Value loadFill(const Expr &expr, mlir::Type elementType);
+  /// One start per dimension of `ref`: the leading indices, then where the
+  /// fragment starts in each of the last `extents.size()` dimensions, whose
+  /// ranges (if written) must span `extents` (`what`: "rows", "columns").
+  bool tileStarts(const BufferRef &ref, llvm::ArrayRef<int64_t> extents,
+                  llvm::ArrayRef<llvm::StringRef> what,
+                  llvm::SmallVectorImpl<mlir::Value> &indices);
+  /// The leading indices that select a 1-D tile (the innermost dimension)
+  /// of a shared buffer, for a copy of a rank-1 tensor.
+  bool vectorTileIndices(const BufferRef &ref,
+                         llvm::SmallVectorImpl<mlir::Value> &indices);
+  /// `store(D[m, n], frag)` into a global tensor.
+  Val storeGlobal(const CallExpr &call, const BufferRef &dst, const Val &value);
+
+  //===--------------------------------------------------------------------===//
   // Builtins.cpp: calls of builtins
   //===--------------------------------------------------------------------===//
 
@@ -519,6 +544,8 @@ private:
   Val emitStore(const CallExpr &call);
   Val emitTmemLoad(const CallExpr &call);
   Val emitTmemWait(const CallExpr &call);
+  /// load(src, like = frag, broadcast = rows | cols, other = x): EmitLoads.
+  Val emitLoad(const CallExpr &call);
 
   //===--------------------------------------------------------------------===//
   // EmitSync.cpp: sync, fence, pipelines, barrier and pipeline methods

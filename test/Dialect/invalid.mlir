@@ -251,7 +251,7 @@ tile.kernel @copy_global_rank(%A: !tile.global<?xbf16>) attributes {target = #ti
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
-  // expected-error @below {{'tile.copy_async' op global tensor must have rank 2 or more, got 1}}
+  // expected-error @below {{'tile.copy_async' op a rank-1 global tensor copies a 1-D tile, which is unswizzled; got '!tile.smem<64x64xbf16, swizzle_128b>'}}
   tile.copy_async %a[], %A[%c0] barrier %b[%c0] : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?xbf16>, !tile.barrier<tma, 1>
 }
 

@@ -50,10 +50,14 @@ void populateTileFragmentMathToNVVMPatterns(LLVMTypeConverter &converter,
 /// CTA / cluster / warpgroup syncs and fences (Syncs.cpp).
 void populateTileSyncsToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// Loads into registers, guarded stores, 1-D copies (Loads.cpp).
+void populateTileLoadsToNVVMPatterns(LLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns);
 
 namespace lowering {
 
 constexpr StringLiteral kSmemSymbol = "__tile_smem";
+constexpr unsigned kGlobalSpace = 1;
 constexpr unsigned kSharedSpace = 3;
 constexpr unsigned kTensorSpace = 6;
 constexpr unsigned kSharedClusterSpace = 7;
