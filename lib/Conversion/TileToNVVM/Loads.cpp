@@ -173,15 +173,36 @@ SmallVector<Value> readElements(OpBuilder &b, Location loc, Operation *op,
                                       /*isVolatile=*/false,
                                       /*isNonTemporal=*/false,
                                       /*isInvariant=*/nc);
-  auto vectorType = VectorType::get(width, m.elementType);
-  if (width > 1 && type != vectorType)
-    loaded = LLVM::BitcastOp::create(b, loc, vectorType, loaded);
   SmallVector<Value> elements;
-  for (int64_t i = 0; i < width; ++i)
-    elements.push_back(width == 1 ? loaded
-                                  : LLVM::ExtractElementOp::create(
-                                        b, loc, loaded, i32Const(b, loc, i))
-                                        .getResult());
+  if (width == 1) {
+    elements.push_back(loaded);
+  } else if (m.elementBytes >= 4) {
+    for (int64_t i = 0; i < width; ++i)
+      elements.push_back(LLVM::ExtractElementOp::create(b, loc, loaded,
+                                                        i32Const(b, loc, i)));
+  } else {
+    // Split the words with shifts: a bitcast to a vector of halves would
+    // fold into the load, which NVPTX then splits again.
+    Type bits = b.getIntegerType(8 * m.elementBytes);
+    int64_t perWord = 4 / m.elementBytes;
+    for (int64_t i = 0; i < width; ++i) {
+      Value word = loaded;
+      if (auto words = dyn_cast<VectorType>(type))
+        word = LLVM::ExtractElementOp::create(b, loc, loaded,
+                                              i32Const(b, loc, i / perWord));
+      int64_t shift = 8 * m.elementBytes * (i % perWord);
+      if (shift)
+        word = LLVM::LShrOp::create(
+            b, loc, word,
+            LLVM::ConstantOp::create(
+                b, loc, word.getType(),
+                b.getIntegerAttr(word.getType(), shift)));
+      Value element = LLVM::TruncOp::create(b, loc, bits, word);
+      if (element.getType() != m.elementType)
+        element = LLVM::BitcastOp::create(b, loc, m.elementType, element);
+      elements.push_back(element);
+    }
+  }
   if (other && inside)
     for (Value &element : elements)
       element = arith::SelectOp::create(b, loc, inside, element, other);
