@@ -53,9 +53,9 @@ Value Emitter::loadFill(const Expr &expr, Type elementType) {
   if (val.isValue() && val.type == elementType)
     return val.value;
   error(expr.getRange(), "other is what a load reads past the tensor's edge: "
-                         "a number or a " +
+                         "a number or a value of the elements' type, " +
                              tile::getElementTypeName(elementType) +
-                             " value, got " + describeVal(val));
+                             ", got " + describeVal(val));
   return {};
 }
 
