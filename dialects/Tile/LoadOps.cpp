@@ -113,8 +113,8 @@ LogicalResult verifyVectorWidth(Operation *op, std::optional<uint64_t> vector,
 
 /// `other` and `nc` apply to guarded global reads only; `other` has the
 /// element type.
-LogicalResult verifyGlobalOnly(Operation *op, Type source, Value other,
-                               bool nc, Type elementType) {
+LogicalResult verifyGlobalOnly(Operation *op, Type source, Value other, bool nc,
+                               Type elementType) {
   bool global = isa<GlobalType>(source);
   if (other && !global)
     return op->emitOpError("other applies to global loads (shared-memory "
@@ -142,8 +142,7 @@ LogicalResult LoadOp::verify() {
     return emitOpError("result type ")
            << getType() << " differs from the source's element type "
            << elementType;
-  if (failed(verifyGlobalOnly(*this, source, getOther(), getNc(),
-                              elementType)))
+  if (failed(verifyGlobalOnly(*this, source, getOther(), getNc(), elementType)))
     return failure();
   SmallVector<int64_t> ones(getIndices().size(), 1);
   return verifyAccessIndices(*this, "source", source, getIndices(), ones);

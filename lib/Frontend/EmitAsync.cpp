@@ -77,11 +77,10 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
   auto global = globalRef.base.getValueType<tile::GlobalType>();
   SmallVector<Value> smemIndices, globalIndices;
   SmallVector<std::optional<int64_t>> extents;
-  bool tileIndicesOk =
-      global.getRank() == 1
-          ? vectorTileIndices(smemRef, smemIndices)
-          : smemTileIndices(smemRef, /*withRow=*/false, "copy_async",
-                            smemIndices);
+  bool tileIndicesOk = global.getRank() == 1
+                           ? vectorTileIndices(smemRef, smemIndices)
+                           : smemTileIndices(smemRef, /*withRow=*/false,
+                                             "copy_async", smemIndices);
   if (!tileIndicesOk || !globalCoords(globalRef, globalIndices, extents))
     return Val::error();
   // The box in global memory is the shared tile: check the ranges written.

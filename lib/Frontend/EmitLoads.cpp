@@ -54,8 +54,8 @@ Value Emitter::loadFill(const Expr &expr, Type elementType) {
     return val.value;
   error(expr.getRange(), "other is what a load reads past the tensor's edge: "
                          "a number or a value of the elements' type, " +
-                             tile::getElementTypeName(elementType) +
-                             ", got " + describeVal(val));
+                             tile::getElementTypeName(elementType) + ", got " +
+                             describeVal(val));
   return {};
 }
 
@@ -222,9 +222,9 @@ Val Emitter::emitLoad(const CallExpr &call) {
   if (args[3] && !(fill = loadFill(*args[3], elementType)))
     return Val::error();
   Location l = loc(call.getLoc());
-  auto type = tile::FragType::getChecked(
-      [&] { return emitError(l); }, &context, fragShape, elementType,
-      likeType.getLayout(), broadcast);
+  auto type = tile::FragType::getChecked([&] { return emitError(l); }, &context,
+                                         fragShape, elementType,
+                                         likeType.getLayout(), broadcast);
   if (!type)
     return Val::error();
   return Val::of(tile::FragLoadOp::create(builder, l, type, src->base.value,
@@ -237,8 +237,8 @@ Val Emitter::storeGlobal(const CallExpr &call, const BufferRef &dst,
   auto frag = cast<tile::FragType>(value.type);
   auto global = dst.base.getValueType<tile::GlobalType>();
   if (global.getRank() < 2) {
-    error(dst.getRange(), "store writes a 2-D tile, but '" + dst.name() +
-                              "' has rank 1");
+    error(dst.getRange(),
+          "store writes a 2-D tile, but '" + dst.name() + "' has rank 1");
     return Val::error();
   }
   static const llvm::StringRef kWhat[] = {"rows", "columns"};
@@ -258,32 +258,21 @@ bool Emitter::vectorTileIndices(const BufferRef &ref,
   std::string name = ref.name();
   size_t lead = shape.size() - 1;
   if (ref.items.size() > shape.size() ||
-      (ref.items.size() < lead && ref.indexed) ||
-      (!ref.indexed && lead != 0)) {
+      (ref.items.size() < lead && ref.indexed) || (!ref.indexed && lead != 0)) {
     error(ref.getRange(),
           "a rank-1 tensor copies a 1-D tile: select one row of '" + name +
               "' (shape " + shapeText(shape) + ") with " + llvm::Twine(lead) +
               " leading ind" + (lead == 1 ? "ex" : "ices"));
     return false;
   }
-  for (size_t i = 0; i < lead; ++i) {
-    const IndexItem &item = ref.items[i];
-    if (item.kind != IndexItem::Kind::Scalar) {
-      error(item.range, "the leading dimensions of '" + name +
-                            "' select one tile: write an index here, not a "
-                            "range");
-      return false;
-    }
-    Value index = evalI32(*item.start, "a tile index");
-    if (!index)
-      return false;
-    indices.push_back(index);
-  }
+  if (!leadingTileIndices(ref, lead, indices))
+    return false;
   if (ref.items.size() == shape.size()) {
     const IndexItem &item = ref.items.back();
     std::optional<int64_t> extent = extentOf(item, shape.back());
     if (item.kind != IndexItem::Kind::Full &&
-        !(extent && *extent == shape.back() && item.kind == IndexItem::Kind::Range &&
+        !(extent && *extent == shape.back() &&
+          item.kind == IndexItem::Kind::Range &&
           (!item.start || tryFoldInt(*item.start) == 0))) {
       error(item.range, "copy_async moves whole tiles: write ':' for the "
                         "last dimension of '" +

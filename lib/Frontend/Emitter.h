@@ -404,6 +404,9 @@ public:
   /// `withRow`) the tile's first row. `rowExtent` receives the number of
   /// rows written (`row : row + 64`) when known. With `firstColumn` (an
   /// MN-major MMA operand) it is the first column and the rows are whole.
+  /// The first `lead` indices of `ref`, each selecting one tile.
+  bool leadingTileIndices(const BufferRef &ref, size_t lead,
+                          llvm::SmallVectorImpl<mlir::Value> &indices);
   bool smemTileIndices(const BufferRef &ref, bool withRow,
                        llvm::StringRef opName,
                        llvm::SmallVectorImpl<mlir::Value> &indices,

@@ -165,9 +165,9 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
       } else if (auto load = dyn_cast<FragLoadOp>(op)) {
         if (readOnly(load.getSource()))
           load.setNc(true);
-        load.setVectorAttr(b.getI64IntegerAttr(vectorWidth(
-            cast<FragType>(load.getType()), load.getSource().getType(),
-            load.getIndices().back())));
+        load.setVectorAttr(b.getI64IntegerAttr(
+            vectorWidth(cast<FragType>(load.getType()),
+                        load.getSource().getType(), load.getIndices().back())));
       } else if (auto store = dyn_cast<FragStoreGlobalOp>(op)) {
         auto full = cast<FragType>(store.getValue().getType())
                         .withBroadcast(FragBroadcast::none);

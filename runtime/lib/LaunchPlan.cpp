@@ -88,8 +88,10 @@ Error checkPointerAccess(const bundle::Kernel &kernel, size_t index,
       return argError(kernel, index,
                       "stride of dim " + std::to_string(d) + " is " +
                           std::to_string(arg.strides[d]) + " elements (" +
-                          std::to_string(bytes) + " bytes), not a multiple "
-                          "of " + accesses);
+                          std::to_string(bytes) +
+                          " bytes), not a multiple "
+                          "of " +
+                          accesses);
   }
   return Error();
 }

@@ -178,8 +178,8 @@ SmallVector<Value> readElements(OpBuilder &b, Location loc, Operation *op,
     elements.push_back(loaded);
   } else if (m.elementBytes >= 4) {
     for (int64_t i = 0; i < width; ++i)
-      elements.push_back(LLVM::ExtractElementOp::create(b, loc, loaded,
-                                                        i32Const(b, loc, i)));
+      elements.push_back(
+          LLVM::ExtractElementOp::create(b, loc, loaded, i32Const(b, loc, i)));
   } else {
     // Split the words with shifts: a bitcast to a vector of halves would
     // fold into the load, which NVPTX then splits again.
@@ -194,9 +194,8 @@ SmallVector<Value> readElements(OpBuilder &b, Location loc, Operation *op,
       if (shift)
         word = LLVM::LShrOp::create(
             b, loc, word,
-            LLVM::ConstantOp::create(
-                b, loc, word.getType(),
-                b.getIntegerAttr(word.getType(), shift)));
+            LLVM::ConstantOp::create(b, loc, word.getType(),
+                                     b.getIntegerAttr(word.getType(), shift)));
       Value element = LLVM::TruncOp::create(b, loc, bits, word);
       if (element.getType() != m.elementType)
         element = LLVM::BitcastOp::create(b, loc, m.elementType, element);
@@ -272,8 +271,8 @@ SmallVector<Access> fragmentAccesses(OpBuilder &b, Location loc,
   SmallVector<Access> accesses;
   int64_t regs = frag.getElementsPerThread();
   for (int64_t reg = 0; reg < regs; reg += width) {
-    tilec::TileCoord coord = tilec::fragmentMemoryCoord(shape, broadcast, 0,
-                                                        static_cast<uint32_t>(reg));
+    tilec::TileCoord coord = tilec::fragmentMemoryCoord(
+        shape, broadcast, 0, static_cast<uint32_t>(reg));
     Value offset = leading, ok = inside;
     if (full) {
       auto [rowPart, rowInside] = rowOf(coord.Row);
@@ -309,8 +308,8 @@ struct LoadLowering : ConvertOpToLLVMPattern<LoadOp> {
       inside = andValues(b, loc, inside, insideDim(b, loc, *m, index, d));
     }
     SmallVector<Value> value =
-        readElements(b, loc, op, *m, elementAddress(b, loc, *m, offset),
-                     inside, 1, op.getNc(), adaptor.getOther());
+        readElements(b, loc, op, *m, elementAddress(b, loc, *m, offset), inside,
+                     1, op.getNc(), adaptor.getOther());
     rewriter.replaceOp(op, value.front());
     return success();
   }
@@ -335,10 +334,10 @@ struct FragLoadLowering : ConvertOpToLLVMPattern<FragLoadOp> {
     SmallVector<Value> values;
     for (const Access &access :
          fragmentAccesses(b, loc, *m, frag, indices, width))
-      llvm::append_range(values, readElements(b, loc, op, *m, access.ptr,
-                                              access.inside, width, op.getNc(),
-                                              other.empty() ? Value()
-                                                            : other.front()));
+      llvm::append_range(values,
+                         readElements(b, loc, op, *m, access.ptr, access.inside,
+                                      width, op.getNc(),
+                                      other.empty() ? Value() : other.front()));
     replaceWithFragment(rewriter, op, values);
     return success();
   }
@@ -353,9 +352,9 @@ struct FragStoreGlobalLowering : ConvertOpToLLVMPattern<FragStoreGlobalOp> {
     OpBuilder &b = rewriter;
     auto frag = cast<FragType>(op.getValue().getType());
     FragType full = frag.withBroadcast(FragBroadcast::none);
-    FailureOr<Memory> m = getMemory(op, op.getDst().getType(),
-                                    adaptor.getDst().front(),
-                                    *getTypeConverter(), b);
+    FailureOr<Memory> m =
+        getMemory(op, op.getDst().getType(), adaptor.getDst().front(),
+                  *getTypeConverter(), b);
     if (failed(m))
       return failure();
     // A broadcast fragment writes the full tile it stands for.
@@ -371,8 +370,8 @@ struct FragStoreGlobalLowering : ConvertOpToLLVMPattern<FragStoreGlobalOp> {
       b.setInsertionPoint(guard.thenBlock()->getTerminator());
       Value value = values[access.reg];
       if (width > 1) {
-        value = LLVM::UndefOp::create(
-            b, loc, VectorType::get(width, m->elementType));
+        value = LLVM::UndefOp::create(b, loc,
+                                      VectorType::get(width, m->elementType));
         for (int64_t i = 0; i < width; ++i)
           value = LLVM::InsertElementOp::create(
               b, loc, value, values[access.reg + i], i32Const(b, loc, i));
@@ -380,8 +379,7 @@ struct FragStoreGlobalLowering : ConvertOpToLLVMPattern<FragStoreGlobalOp> {
         if (type != value.getType())
           value = LLVM::BitcastOp::create(b, loc, type, value);
       }
-      LLVM::StoreOp::create(b, loc, value, access.ptr,
-                            width * m->elementBytes);
+      LLVM::StoreOp::create(b, loc, value, access.ptr, width * m->elementBytes);
     }
     rewriter.eraseOp(op);
     return success();
@@ -448,32 +446,29 @@ struct VectorCopyLowering : ConvertOpToLLVMPattern<CopyAsyncOp> {
       Value bytes = arith::SelectOp::create(
           b, loc, inside, mulConst(b, loc, count, elementBytes),
           i32Const(b, loc, 0));
-      auto copy = scf::IfOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bytes,
-                                i32Const(b, loc, 0)),
-          /*withElseRegion=*/false);
-      {
+      // Copy what is inside (if anything); complete the rest on the barrier.
+      auto ifNonZero = [&](Value count, llvm::function_ref<void()> body) {
+        auto guard = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, count,
+                                  i32Const(b, loc, 0)),
+            /*withElseRegion=*/false);
         OpBuilder::InsertionGuard insertion(b);
-        b.setInsertionPoint(copy.thenBlock()->getTerminator());
+        b.setInsertionPoint(guard.thenBlock()->getTerminator());
+        body();
+      };
+      ifNonZero(bytes, [&] {
         Value src =
             elementAddress(b, loc, *m, scaledIndex(b, loc, *m, start, 0));
         NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
             b, loc, clusterTile(), src, bar, bytes, /*multicastMask=*/Value(),
             /*l2CacheHint=*/Value());
-      }
+      });
       Value missing =
           arith::SubIOp::create(b, loc, i32Const(b, loc, total), bytes);
-      auto complete = scf::IfOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, missing,
-                                i32Const(b, loc, 0)),
-          /*withElseRegion=*/false);
-      {
-        OpBuilder::InsertionGuard insertion(b);
-        b.setInsertionPoint(complete.thenBlock()->getTerminator());
+      ifNonZero(missing, [&] {
         NVVM::MBarrierCompleteTxOp::create(b, loc, bar, missing);
-      }
+      });
       rewriter.eraseOp(op);
       return success();
     }
