@@ -101,12 +101,19 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
       return copy.emitOpError("a 1-D copy has no 2-CTA form (cta_group 2)");
     CopyDispatch asked = copy.getDispatch();
     bool boxFits = elements <= tilec::MaxTmaBoxDim;
+    // A TMA copy writes 128-byte-aligned shared memory: each tile of a
+    // stack of them must be too.
+    bool tilesAligned = smem.getRank() == 1 || bytes % 128 == 0;
     if (asked == CopyDispatch::tma && !boxFits)
       return copy.emitOpError("a 1-D TMA box holds at most 256 elements, the "
                               "tile has ")
              << elements << "; use dispatch = bulk (or auto)";
+    if (asked == CopyDispatch::tma && !tilesAligned)
+      return copy.emitOpError("a 1-D TMA copy writes 128-byte-aligned shared "
+                              "memory, but the tiles of the buffer are ")
+             << bytes << " bytes apart; use dispatch = bulk (or auto)";
     if (asked == CopyDispatch::tma ||
-        (asked == CopyDispatch::auto_ && boxFits)) {
+        (asked == CopyDispatch::auto_ && boxFits && tilesAligned)) {
       if (copy.getMulticast() && kernel.getClusterSize() == 1)
         return copy.emitOpError(
             "multicast needs a cluster of more than one CTA");
@@ -119,7 +126,8 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
     if (!copy.isLoad())
       return copy.emitOpError("a bulk copy to global memory could write past "
                               "the tensor's end; use a tile of at most 256 "
-                              "elements (a 1-D tensor map)");
+                              "elements (a 1-D tensor map), in tiles a "
+                              "multiple of 128 bytes apart");
     if (copy.getMulticast())
       return copy.emitOpError("a bulk copy of a 1-D tile does not multicast; "
                               "use a tile of at most 256 elements");

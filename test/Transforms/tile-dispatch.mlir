@@ -143,7 +143,7 @@ tile.kernel @bulk_store(%X: !tile.global<?xf32>) attributes {target = #tile.targ
   %s = tile.smem_alloc : !tile.smem<512xf32, none>
   %c0 = arith.constant 0 : i32
   tile.single_thread cta {
-    // expected-error @below {{'tile.copy_async' op a bulk copy to global memory could write past the tensor's end; use a tile of at most 256 elements (a 1-D tensor map)}}
+    // expected-error @below {{'tile.copy_async' op a bulk copy to global memory could write past the tensor's end; use a tile of at most 256 elements (a 1-D tensor map), in tiles a multiple of 128 bytes apart}}
     tile.copy_async %X[%c0], %s[] : !tile.global<?xf32>, !tile.smem<512xf32, none>
   }
 }
@@ -169,5 +169,33 @@ tile.kernel @bulk_start(%X: !tile.global<?xf32>, %n: i32) attributes {target = #
   tile.single_thread cta {
     // expected-error @below {{'tile.copy_async' op a bulk copy reads from a 16-byte-aligned address, but the start index is not known to be a multiple of 4 elements; write it as a multiple (n * 256)}}
     tile.copy_async %s[], %X[%n] barrier %full[%c0] : !tile.smem<512xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  }
+}
+
+// -----
+
+// Stages of 64 bytes: a TMA copy needs 128-byte-aligned shared memory, so
+// auto picks the bulk copy (16-byte alignment) and tma is refused.
+// CHECK-LABEL: tile.kernel @small_stages
+// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<bulk>}
+tile.kernel @small_stages(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<4x16xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  tile.single_thread cta {
+    tile.copy_async %s[%c1], %X[%c0] barrier %full[%c0] : !tile.smem<4x16xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  }
+}
+
+// -----
+
+tile.kernel @small_stages_tma(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<4x16xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    // expected-error @below {{'tile.copy_async' op a 1-D TMA copy writes 128-byte-aligned shared memory, but the tiles of the buffer are 64 bytes apart; use dispatch = bulk (or auto)}}
+    tile.copy_async %s[%c0], %X[%c0] barrier %full[%c0] {dispatch = #tile.copy_dispatch<tma>} : !tile.smem<4x16xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
   }
 }
