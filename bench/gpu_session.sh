@@ -30,9 +30,15 @@ if [ -f out/copy.tilec ] && [ -x "$work/app-build/tilec-copy-app" ]; then
   "$work/app-build/tilec-copy-app" out/copy.tilec tma_copy 1000 3000 2>&1 | tail -5
 fi
 
+if [ -f out/epilogue_check.tilec ]; then
+  echo "=== loads into registers and guarded stores (bench/epilogue_check.py)"
+  PYTHONUNBUFFERED=1 python3 bench/epilogue_check.py out/epilogue_check.tilec \
+    --markdown "$logs/epilogue_check.md" 2>&1 | tail -12
+fi
+
 bundles=()
 for f in out/*.tilec; do
-  case "$(basename "$f")" in copy*) ;; *) bundles+=(--bundle "$f") ;; esac
+  case "$(basename "$f")" in copy*|epilogue_check*) ;; *) bundles+=(--bundle "$f") ;; esac
 done
 if [ "${#bundles[@]}" -gt 0 ]; then
   echo "=== GEMM check and timing"

@@ -449,6 +449,18 @@ int64_t KernelAbiAttr::getScalarParamIndex(int64_t arg) const {
   return getParamIndex(ScalarParamAttr::get(getContext(), arg));
 }
 
+int64_t KernelAbiAttr::getPointerParamIndex(int64_t arg) const {
+  for (auto [i, attr] : llvm::enumerate(getParams()))
+    if (auto pointer = dyn_cast<PointerParamAttr>(attr);
+        pointer && pointer.getArg() == arg)
+      return i;
+  return -1;
+}
+
+int64_t KernelAbiAttr::getStrideParamIndex(int64_t arg, int64_t dim) const {
+  return getParamIndex(StrideParamAttr::get(getContext(), arg, dim));
+}
+
 //===----------------------------------------------------------------------===//
 // Discardable attributes
 //===----------------------------------------------------------------------===//

@@ -74,6 +74,11 @@ LogicalResult verifySettled(Operation *op, Value fragment);
 /// verifiers of the fragment math ops and the front end both use it.
 FragType getElementwiseResultType(TypeRange operands, Type elementType);
 
+/// The most consecutive elements (a power of two up to `maxWidth`) that one
+/// memory access of `frag` moves (lib/Support's fragmentAccessWidth): the
+/// verifiers of fragment loads and stores and tile-dispatch use it.
+int64_t getFragmentAccessWidth(FragType frag, int64_t maxWidth);
+
 } // namespace mlir::tile
 
 #endif // TILEC_DIALECTS_TILE_TILEDIALECT_H

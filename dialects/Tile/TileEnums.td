@@ -58,7 +58,9 @@ def Tile_FragLayoutAttr : EnumAttr<Tile_Dialect, Tile_FragLayout, "frag_layout">
 
 def Tile_CopyDispatch : I32EnumAttr<"CopyDispatch", "instruction family for copy_async", [
     I32EnumAttrCase<"auto_", 0, "auto">,
-    I32EnumAttrCase<"tma", 1>]> {
+    I32EnumAttrCase<"tma", 1>,
+    // cp.async.bulk without a tensor map: rank-1 tiles a tensor map cannot box.
+    I32EnumAttrCase<"bulk", 2>]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }

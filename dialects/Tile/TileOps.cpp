@@ -171,11 +171,48 @@ KernelAbiAttr KernelOp::getAbi() {
         params.push_back(map);
   });
   ArrayRef<Type> argTypes = getArgumentTypes();
+  // Tensors read or written directly (loads into registers, guarded stores,
+  // bulk copies): a pointer aligned to the widest access, in argument order.
+  SmallVector<int64_t> pointerAlign(argTypes.size(), 0);
+  auto access = [&](Value tensor, int64_t bytes) {
+    auto arg = dyn_cast<BlockArgument>(tensor);
+    if (arg && arg.getOwner()->getParentOp() == getOperation() &&
+        isa<GlobalType>(tensor.getType()))
+      pointerAlign[arg.getArgNumber()] =
+          std::max(pointerAlign[arg.getArgNumber()], bytes);
+  };
+  walk([&](Operation *op) {
+    auto elementBytes = [](Value v) {
+      return getElementBytes(cast<GlobalType>(v.getType()).getElementType());
+    };
+    if (auto load = dyn_cast<LoadOp>(op);
+        load && isa<GlobalType>(load.getSource().getType()))
+      access(load.getSource(), elementBytes(load.getSource()));
+    if (auto load = dyn_cast<FragLoadOp>(op);
+        load && isa<GlobalType>(load.getSource().getType()))
+      access(load.getSource(),
+             load.getVectorWidth() * elementBytes(load.getSource()));
+    if (auto store = dyn_cast<FragStoreGlobalOp>(op))
+      access(store.getDst(),
+             store.getVectorWidth() * elementBytes(store.getDst()));
+    // cp.async.bulk moves multiples of 16 bytes between 16-byte addresses.
+    if (auto copy = dyn_cast<CopyAsyncOp>(op);
+        copy && copy.getDispatch() == CopyDispatch::bulk)
+      access(copy.getGlobal(), 16);
+  });
+  for (auto [i, align] : llvm::enumerate(pointerAlign))
+    if (align)
+      params.push_back(PointerParamAttr::get(ctx, i, align));
   for (auto [i, type] : llvm::enumerate(argTypes))
     if (auto global = dyn_cast<GlobalType>(type))
       for (unsigned d = 0; d < global.getRank(); ++d)
         if (global.isDynamicDim(d))
           params.push_back(DimParamAttr::get(ctx, i, d));
+  // The innermost dimension is contiguous; the others have a stride.
+  for (auto [i, type] : llvm::enumerate(argTypes))
+    if (pointerAlign[i])
+      for (unsigned d = 0; d + 1 < cast<GlobalType>(type).getRank(); ++d)
+        params.push_back(StrideParamAttr::get(ctx, i, d));
   for (auto [i, type] : llvm::enumerate(argTypes))
     if (!isa<GlobalType>(type))
       params.push_back(ScalarParamAttr::get(ctx, i));
@@ -379,18 +416,22 @@ LogicalResult CopyAsyncOp::verify() {
   if (smem.getElementType() != global.getElementType())
     return emitOpError("element types differ: shared ")
            << smem.getElementType() << ", global " << global.getElementType();
-  if (smem.getRank() < 2)
+  // A rank-1 tensor copies a 1-D tile: the buffer's innermost dimension.
+  bool vector = global.getRank() == 1;
+  if (vector && smem.getSwizzle() != Swizzle::none)
+    return emitOpError("a rank-1 global tensor copies a 1-D tile, which is "
+                       "unswizzled; got ")
+           << smem;
+  size_t tileRank = vector ? 1 : 2;
+  if (smem.getRank() < tileRank)
     return emitOpError("shared buffer must have a 2-D tile, got shape ")
            << formatShape(smem.getShape());
-  size_t tileIndices = smem.getRank() - 2;
+  size_t tileIndices = smem.getRank() - tileRank;
   if (getSmemIndices().size() != tileIndices)
     return emitOpError("shared buffer of rank ")
            << smem.getRank() << " takes " << tileIndices
            << " leading indices to select a tile, got "
            << getSmemIndices().size();
-  if (global.getRank() < 2)
-    return emitOpError("global tensor must have rank 2 or more, got ")
-           << global.getRank();
   if (getGlobalIndices().size() != global.getRank())
     return emitOpError("global tensor of rank ")
            << global.getRank() << " takes " << global.getRank()

@@ -83,8 +83,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     /// "sm_90a", "sm_100a".
     ::llvm::StringRef getTargetName() { return stringifyTarget(getTarget()); }
     /// The kernel's ABI: its parameter list (the distinct tensor maps of its
-    /// copies in order, then one i32 per dynamic dimension, then the
-    /// scalars), argument names and types, launch shape and shared memory.
+    /// copies in order, then a pointer per tensor it reads or writes
+    /// directly, then one i32 per dynamic dimension, then the i64 strides of
+    /// the pointers' outer dimensions, then the scalars), argument names and
+    /// types, launch shape and shared memory.
     /// The one place the parameter list is computed.
     KernelAbiAttr getAbi();
     /// The name of argument `i` (`arg<i>` when the author gave none).
@@ -726,6 +728,97 @@ def Tile_SchedCoordsOp : Tile_Op<"sched.coords", [Pure]> {
                        DefaultValuedAttr<I64Attr, "1">:$group);
   let results = (outs I32:$m_block, I32:$n_block);
   let assemblyFormat = "$tile `,` $m `,` $n `block` $block (`group` $group^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Loads into registers and guarded stores (LoadOps.cpp)
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
+  let summary = "each thread reads one element of a global tensor or a shared buffer";
+  let description = [{
+    One index per dimension. From global memory the address is the tensor's
+    pointer parameter plus its strides, and an index outside the tensor
+    (a runtime dimension included) reads `other`, or 0 without it, instead
+    of memory. `nc` (set by tile-dispatch where the kernel never writes the
+    tensor) reads through the read-only cache, `ld.global.nc`. Shared
+    buffers are read as they are (`ld.shared`), unswizzled, unguarded.
+
+    ```mlir
+    %g = tile.load %grp[%mb] : !tile.global<?xi32> -> i32
+    %x = tile.load %s[%stage, %i] : !tile.smem<4x128xf32> -> f32
+    ```
+  }];
+  let arguments = (ins Arg<Tile_CopyOperand, "", [MemRead]>:$source,
+                       Variadic<I32>:$indices,
+                       Optional<AnyTypeOf<[I32, F32]>>:$other,
+                       UnitAttr:$nc);
+  let results = (outs AnyTypeOf<[I32, F32]>:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` (`other` $other^ `:` type($other))? attr-dict
+    `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_FragLoadOp : Tile_Op<"frag.load", [AttrSizedOperandSegments]> {
+  let summary = "each thread reads the elements of a fragment it holds from memory";
+  let description = [{
+    One index per dimension of the source, each the start of that dimension
+    (a leading index selects a row or a stage). A full fragment reads the
+    tile at (second-to-last, last) = (first row, first column); a `rows`
+    fragment reads one value per row along the source's last dimension from
+    the last index on (per-row scales), a `cols` fragment one value per
+    column (a bias). The element type is the source's.
+
+    From global memory every access is guarded by the tensor's dimensions:
+    past the edge it reads `other` (or 0) instead of memory; `nc` reads
+    through the read-only cache. `vector` (set by tile-dispatch) is the
+    number of consecutive columns one access reads. Shared buffers are
+    read unswizzled and unguarded.
+
+    ```mlir
+    %sa = tile.frag.load %sfa[%s, %row] : !tile.smem<4x128xf32> -> !tile.frag<64x256xf32, wgmma_acc, rows>
+    %r = tile.frag.load %R[%m, %n] {nc, vector = 2 : i64} : !tile.global<?x?xbf16> -> !tile.frag<64x256xbf16, wgmma_acc>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_CopyOperand, "", [MemRead]>:$source,
+                       Variadic<I32>:$indices,
+                       Optional<AnyType>:$other,
+                       UnitAttr:$nc,
+                       OptionalAttr<I64Attr>:$vector);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` (`other` $other^ `:` type($other))? attr-dict
+    `:` type($source) `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// Consecutive columns per access (1 until tile-dispatch sets it).
+    int64_t getVectorWidth() { return getVector().value_or(1); }
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_FragStoreGlobalOp : Tile_Op<"frag.store_global"> {
+  let summary = "each thread writes its fragment elements into a global tensor, guarded";
+  let description = [{
+    The leading indices select the tile; the last two are its first row and
+    first column. Elements outside the tensor are not written (partial
+    tiles). `vector` (set by tile-dispatch) is the number of consecutive
+    columns one store writes: bf16 pairs as 32-bit stores. A broadcast
+    fragment writes the full tile it stands for.
+    `tile.frag.store_global %out, %D[%m, %n] : !tile.frag<64x256xbf16, wgmma_acc>, !tile.global<?x?xbf16>`
+  }];
+  let arguments = (ins Tile_AnyFrag:$value,
+                       Arg<Tile_AnyGlobal, "", [MemWrite]>:$dst,
+                       Variadic<I32>:$indices,
+                       OptionalAttr<I64Attr>:$vector);
+  let assemblyFormat =
+      "$value `,` $dst `[` $indices `]` attr-dict `:` type($value) `,` type($dst)";
+  let extraClassDeclaration = [{
+    int64_t getVectorWidth() { return getVector().value_or(1); }
+  }];
   let hasVerifier = 1;
 }
 

@@ -203,11 +203,34 @@ def Tile_ScalarParamAttr : Tile_Attr<"ScalarParam", "scalar_param"> {
   let assemblyFormat = "`<` `arg` `=` $arg `>`";
 }
 
+def Tile_PointerParamAttr : Tile_Attr<"PointerParam", "pointer_param"> {
+  let summary = "the device address of a tensor argument the kernel reads or writes directly";
+  let description = [{
+    Loads into registers, guarded stores and 1-D bulk copies address the
+    tensor from this pointer and its stride parameters. `align` is the widest
+    access in bytes (an element, a pair, 16 for a bulk copy): the runtime
+    checks that the address, the row strides and the innermost dimension's
+    bytes are multiples of it. `#tile.pointer_param<arg = 3, align = 8>`
+  }];
+  let parameters = (ins "int64_t":$arg, "int64_t":$align);
+  let assemblyFormat = "`<` `arg` `=` $arg `,` `align` `=` $align `>`";
+}
+
+def Tile_StrideParamAttr : Tile_Attr<"StrideParam", "stride_param"> {
+  let summary = "the stride in elements of one dimension of a pointer-addressed tensor, as i64";
+  let description = [{
+    Every dimension but the innermost, which is contiguous (the runtime
+    checks it). `#tile.stride_param<arg = 3, dim = 0>`
+  }];
+  let parameters = (ins "int64_t":$arg, "int64_t":$dim);
+  let assemblyFormat = "`<` `arg` `=` $arg `,` `dim` `=` $dim `>`";
+}
+
 def Tile_KernelAbiAttr : Tile_Attr<"KernelAbi", "kernel_abi"> {
   let summary = "what a launcher needs to call a kernel, in one typed attribute";
   let description = [{
-    The kernel's parameters in order (tensor maps, then dynamic dimensions,
-    then scalars), its arguments as the author named and typed them, the
+    The kernel's parameters in order (tensor maps, then pointers, then
+    dynamic dimensions, then strides, then scalars), its arguments as the author named and typed them, the
     block size, cluster shape, dynamic shared memory, grid policy and target.
     KernelOp::getAbi() computes it; the conversion to NVVM keeps it on the
     llvm.func as `tile.kernel_abi`, where the bundle writer reads it.
@@ -228,6 +251,9 @@ def Tile_KernelAbiAttr : Tile_Attr<"KernelAbi", "kernel_abi"> {
     int64_t getParamIndex(::mlir::Attribute param) const;
     int64_t getDimParamIndex(int64_t arg, int64_t dim) const;
     int64_t getScalarParamIndex(int64_t arg) const;
+    /// The pointer parameter of tensor argument `arg` (whatever its align).
+    int64_t getPointerParamIndex(int64_t arg) const;
+    int64_t getStrideParamIndex(int64_t arg, int64_t dim) const;
   }];
 }
 

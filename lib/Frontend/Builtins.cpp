@@ -41,6 +41,7 @@ llvm::ArrayRef<Builtin> tilec::frontend::getBuiltins() {
       {"zeros", Kind::Expression, true, &Emitter::emitZeros},
       {"undef", Kind::Expression, true, &Emitter::emitZeros},
       {"tmem_load", Kind::Expression, true, &Emitter::emitTmemLoad},
+      {"load", Kind::Expression, true, &Emitter::emitLoad},
       // Fragment math.
       {"abs", Kind::Expression, true, &Emitter::emitAbs},
       {"exp2", Kind::Expression, true, &Emitter::emitExp2},

@@ -24,7 +24,7 @@ using namespace mlir;
 // Asynchronous copies
 //===----------------------------------------------------------------------===//
 
-static const llvm::StringRef kCopyDispatch[] = {"auto", "tma"};
+static const llvm::StringRef kCopyDispatch[] = {"auto", "tma", "bulk"};
 static const llvm::StringRef kGemmDispatch[] = {"auto", "wgmma", "tcgen05"};
 static const llvm::StringRef kMmaMajors[] = {"k", "mn"};
 
@@ -77,8 +77,11 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
   auto global = globalRef.base.getValueType<tile::GlobalType>();
   SmallVector<Value> smemIndices, globalIndices;
   SmallVector<std::optional<int64_t>> extents;
-  if (!smemTileIndices(smemRef, /*withRow=*/false, "copy_async", smemIndices) ||
-      !globalCoords(globalRef, globalIndices, extents))
+  bool tileIndicesOk = global.getRank() == 1
+                           ? vectorTileIndices(smemRef, smemIndices)
+                           : smemTileIndices(smemRef, /*withRow=*/false,
+                                             "copy_async", smemIndices);
+  if (!tileIndicesOk || !globalCoords(globalRef, globalIndices, extents))
     return Val::error();
   // The box in global memory is the shared tile: check the ranges written.
   size_t grank = global.getRank(), srank = smem.getRank();
@@ -452,6 +455,8 @@ Val Emitter::emitStore(const CallExpr &call) {
           "store writes a register fragment, got " + describeVal(value));
     return Val::error();
   }
+  if (dst->base.getValueType<tile::GlobalType>())
+    return storeGlobal(call, *dst, value);
   SmallVector<Value> indices;
   std::optional<int64_t> rows;
   if (!smemTileIndices(*dst, /*withRow=*/true, "store", indices, &rows))

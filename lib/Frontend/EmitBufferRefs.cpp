@@ -151,6 +151,27 @@ static bool coversWhole(Emitter &emitter, const IndexItem &item, int64_t size) {
   return start == 0 && stop == size;
 }
 
+bool Emitter::leadingTileIndices(const BufferRef &ref, size_t lead,
+                                 SmallVectorImpl<Value> &indices) {
+  bool ok = true;
+  for (size_t i = 0; i < lead; ++i) {
+    const IndexItem &item = ref.items[i];
+    if (item.kind != IndexItem::Kind::Scalar) {
+      error(item.range, "the leading dimensions of '" + ref.name() +
+                            "' select one tile: write an index here, not a "
+                            "range");
+      ok = false;
+      continue;
+    }
+    Value index = evalI32(*item.start, "a tile index");
+    if (!index)
+      ok = false;
+    else
+      indices.push_back(index);
+  }
+  return ok;
+}
+
 bool Emitter::smemTileIndices(const BufferRef &ref, bool withRow,
                               llvm::StringRef opName,
                               SmallVectorImpl<Value> &indices,
@@ -192,23 +213,7 @@ bool Emitter::smemTileIndices(const BufferRef &ref, bool withRow,
                               example);
     return false;
   }
-  bool ok = true;
-  for (size_t i = 0; i < lead; ++i) {
-    const IndexItem &item = ref.items[i];
-    if (item.kind != IndexItem::Kind::Scalar) {
-      error(item.range, "the leading dimensions of '" + name +
-                            "' select one tile: write an index here, not a "
-                            "range");
-      ok = false;
-      continue;
-    }
-    Value index = evalI32(*item.start, "a tile index");
-    if (!index)
-      ok = false;
-    else
-      indices.push_back(index);
-  }
-  if (!ok)
+  if (!leadingTileIndices(ref, lead, indices))
     return false;
   IndexItem whole;
   whole.kind = IndexItem::Kind::Full;

@@ -60,6 +60,10 @@ Val Emitter::eval(const Expr &expr) {
     Val base = eval(*index.base);
     if (base.isError())
       return base;
+    // A global tensor or a shared buffer indexed as a value is a load.
+    if (base.getValueType<tile::GlobalType>() ||
+        base.getValueType<tile::SmemType>())
+      return emitIndexLoad(index);
     if (base.isDType())
       error(expr.getRange(), "a shaped type like '" +
                                  tile::getElementTypeName(base.type) +

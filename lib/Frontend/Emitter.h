@@ -404,6 +404,9 @@ public:
   /// `withRow`) the tile's first row. `rowExtent` receives the number of
   /// rows written (`row : row + 64`) when known. With `firstColumn` (an
   /// MN-major MMA operand) it is the first column and the rows are whole.
+  /// The first `lead` indices of `ref`, each selecting one tile.
+  bool leadingTileIndices(const BufferRef &ref, size_t lead,
+                          llvm::SmallVectorImpl<mlir::Value> &indices);
   bool smemTileIndices(const BufferRef &ref, bool withRow,
                        llvm::StringRef opName,
                        llvm::SmallVectorImpl<mlir::Value> &indices,
@@ -421,6 +424,31 @@ public:
   bool barrierIndex(const BufferRef &ref, mlir::Value &index);
   std::optional<int64_t> extentOf(const IndexItem &item, int64_t dimSize);
   mlir::Value startOf(const IndexItem &item);
+
+  //===--------------------------------------------------------------------===//
+  // EmitLoads.cpp: loads into registers, stores to global memory
+  //===--------------------------------------------------------------------===//
+
+  /// `grp[mb]` as a value: a scalar load from a global tensor or a shared
+  /// buffer.
+  Val emitIndexLoad(const IndexExpr &expr);
+  /// One element of `ref` (every index a scalar), reading `other` past the
+  /// edge of a global tensor.
+  Val loadScalar(const BufferRef &ref, const Expr *other, llvm::SMLoc at);
+  /// `other = ...` of a load as a value of `elementType`.
+  mlir::Value loadFill(const Expr &expr, mlir::Type elementType);
+  /// One start per dimension of `ref`: the leading indices, then where the
+  /// fragment starts in each of the last `extents.size()` dimensions, whose
+  /// ranges (if written) must span `extents` (`what`: "rows", "columns").
+  bool tileStarts(const BufferRef &ref, llvm::ArrayRef<int64_t> extents,
+                  llvm::ArrayRef<llvm::StringRef> what,
+                  llvm::SmallVectorImpl<mlir::Value> &indices);
+  /// The leading indices that select a 1-D tile (the innermost dimension)
+  /// of a shared buffer, for a copy of a rank-1 tensor.
+  bool vectorTileIndices(const BufferRef &ref,
+                         llvm::SmallVectorImpl<mlir::Value> &indices);
+  /// `store(D[m, n], frag)` into a global tensor.
+  Val storeGlobal(const CallExpr &call, const BufferRef &dst, const Val &value);
 
   //===--------------------------------------------------------------------===//
   // Builtins.cpp: calls of builtins
@@ -519,6 +547,8 @@ private:
   Val emitStore(const CallExpr &call);
   Val emitTmemLoad(const CallExpr &call);
   Val emitTmemWait(const CallExpr &call);
+  /// load(src, like = frag, broadcast = rows | cols, other = x): EmitLoads.
+  Val emitLoad(const CallExpr &call);
 
   //===--------------------------------------------------------------------===//
   // EmitSync.cpp: sync, fence, pipelines, barrier and pipeline methods

@@ -82,6 +82,48 @@ uint32_t fragmentBroadcastLine(const FragmentShape &S, FragmentBroadcast B,
                  T)[Slot];
 }
 
+TileCoord fragmentMemoryCoord(const FragmentShape &S, FragmentBroadcast B,
+                              uint32_t T, uint32_t Reg) {
+  if (B == FragmentBroadcast::None)
+    return fragmentCoord(S, T, Reg);
+  return TileCoord{0, fragmentBroadcastLine(S, B, T, Reg)};
+}
+
+uint32_t fragmentAccessWidth(const FragmentShape &S, FragmentBroadcast B,
+                             uint32_t MaxWidth) {
+  uint32_t Regs = fragmentRegs(S, B);
+  // Every thread's registers in memory, computed once.
+  std::vector<std::vector<TileCoord>> Coords(kWarpgroupThreads);
+  for (uint32_t T = 0; T < kWarpgroupThreads; ++T) {
+    if (B == FragmentBroadcast::None) {
+      for (uint32_t Reg = 0; Reg < Regs; ++Reg)
+        Coords[T].push_back(fragmentCoord(S, T, Reg));
+      continue;
+    }
+    for (uint32_t Line : linesOf(S, B, T))
+      Coords[T].push_back(TileCoord{0, Line});
+  }
+  auto Fits = [&](uint32_t Width) {
+    if (Regs % Width != 0)
+      return false;
+    for (const std::vector<TileCoord> &Thread : Coords)
+      for (uint32_t Reg = 0; Reg < Regs; Reg += Width) {
+        const TileCoord &First = Thread[Reg];
+        if (First.Col % Width != 0)
+          return false;
+        for (uint32_t I = 1; I < Width; ++I)
+          if (Thread[Reg + I].Row != First.Row ||
+              Thread[Reg + I].Col != First.Col + I)
+            return false;
+      }
+    return true;
+  };
+  uint32_t Width = 1;
+  while (Width * 2 <= MaxWidth && Fits(Width * 2))
+    Width *= 2;
+  return Width;
+}
+
 LineSharing fragmentLineSharing(const FragmentShape &S,
                                 FragmentBroadcast Lines) {
   LineSharing Sharing;

@@ -83,6 +83,21 @@ uint32_t fragmentRegs(const FragmentShape &S, FragmentBroadcast B);
 uint32_t fragmentBroadcastLine(const FragmentShape &S, FragmentBroadcast B,
                                uint32_t T, uint32_t Slot);
 
+/// The position of register (slot) \p Reg of thread \p T along memory's
+/// innermost dimension, and the line it sits on: a full register's (row,
+/// column); a Rows register's row, a Cols register's column (on line 0).
+/// Why: loads and stores of fragments address memory with it.
+TileCoord fragmentMemoryCoord(const FragmentShape &S, FragmentBroadcast B,
+                              uint32_t T, uint32_t Reg);
+
+/// The most registers, a power of two up to \p MaxWidth, that one memory
+/// access moves: groups of that many consecutive registers sit on one line
+/// at consecutive positions starting at a multiple of the width, for every
+/// thread. Why: loads and stores of fragments read and write pairs (and 16
+/// bytes of a row per thread) in one instruction.
+uint32_t fragmentAccessWidth(const FragmentShape &S, FragmentBroadcast B,
+                             uint32_t MaxWidth);
+
 /// Which other threads hold the same rows (Lines = Rows) or columns (Cols)
 /// as a thread: the lane XOR masks within its warp, and whether threads of
 /// other warps do too. Why: a reduction along a row combines the values of

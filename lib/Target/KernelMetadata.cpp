@@ -47,6 +47,14 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
       p.kind = bundle::Param::Kind::Dim;
       p.arg = dim.getArg();
       p.dim = dim.getDim();
+    } else if (auto pointer = dyn_cast<tile::PointerParamAttr>(attr)) {
+      p.kind = bundle::Param::Kind::Pointer;
+      p.arg = pointer.getArg();
+      p.align = static_cast<uint32_t>(pointer.getAlign());
+    } else if (auto stride = dyn_cast<tile::StrideParamAttr>(attr)) {
+      p.kind = bundle::Param::Kind::Stride;
+      p.arg = stride.getArg();
+      p.dim = stride.getDim();
     } else {
       p.kind = bundle::Param::Kind::Scalar;
       p.arg = cast<tile::ScalarParamAttr>(attr).getArg();

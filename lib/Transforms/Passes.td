@@ -137,8 +137,14 @@ def TileDispatch : Pass<"tile-dispatch", "::mlir::tile::KernelOp"> {
     span per box; wgmma M a multiple of 64 and N a multiple of 8 up to 256;
     tcgen05 shapes), and puts on each copy the tensor map it uses: the
     tensor argument, the TMA box planned from the shared tile and its
-    swizzle. KernelOp::getAbi() lists each distinct map once, then one i32
-    per dynamic dimension, then the scalars: the kernel's parameter list.
+    swizzle. A rank-1 tile is one 1-D TMA box (at most 256 elements) or a
+    bulk copy (`dispatch = bulk`, no tensor map). Loads into registers get
+    `nc` (the read-only cache) where no op of the kernel writes their tensor
+    (by the ops' memory effects), and fragment loads and stores the widest
+    `vector` the layout and a start known to be a multiple allow.
+    KernelOp::getAbi() lists each distinct map once, then the pointers of
+    tensors accessed directly, then one i32 per dynamic dimension, then the
+    pointers' strides, then the scalars: the kernel's parameter list.
 
     Before:
     ```mlir

@@ -105,6 +105,11 @@ std::string validateParam(const Param &param, const Kernel &kernel) {
            std::to_string(arg.shape.size());
   if (param.kind == Param::Kind::TensorMap)
     return validateTensorMap(param.tensorMap, arg);
+  if (param.kind == Param::Kind::Pointer && param.align != 0 &&
+      ((param.align & (param.align - 1)) != 0 || param.align > 16 ||
+       param.align < byteSize(arg.dtype)))
+    return "align is " + std::to_string(param.align) +
+           " bytes; expected a power of two from the element size to 16";
   return "";
 }
 

@@ -60,6 +60,8 @@ Value writeParam(const Param &param, const Kernel &kernel) {
   out.set("arg", Value::string(argName(kernel, param.arg)));
   if (param.kind == Param::Kind::Dim || param.kind == Param::Kind::Stride)
     out.set("dim", Value::integer(param.dim));
+  if (param.kind == Param::Kind::Pointer && param.align != 0)
+    out.set("align", Value::integer(param.align));
   if (param.kind == Param::Kind::TensorMap) {
     const TensorMapSpec &map = param.tensorMap;
     out.set("box", integerArray(map.box));
@@ -423,6 +425,10 @@ private:
         return false;
       break;
     case Param::Kind::Pointer:
+      if (!checkKeys(value, path, {"kind", "arg", "align"}) ||
+          !readUnsigned(value, "align", path, 16, param.align, 0))
+        return false;
+      break;
     case Param::Kind::Scalar:
       if (!checkKeys(value, path, {"kind", "arg"}))
         return false;

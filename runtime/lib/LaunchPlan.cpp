@@ -8,6 +8,7 @@
 
 #include "LaunchPlan.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -47,7 +48,53 @@ Error argError(const bundle::Kernel &kernel, size_t index,
 struct TensorUse {
   bool byTensorMap = false;
   bool byPointer = false;
+  /// The widest access through the pointer, in bytes (0: one element).
+  uint32_t pointerAlign = 0;
+  /// A stride parameter of the innermost dim: it need not be contiguous.
+  bool innerStride = false;
 };
+
+/// The rules of a tensor the kernel addresses from its pointer with
+/// accesses of `align` bytes: an aligned address, a contiguous innermost
+/// dim whose bytes and the other dims' strides are multiples of `align`
+/// (so that no access straddles a row's end or a misaligned address).
+Error checkPointerAccess(const bundle::Kernel &kernel, size_t index,
+                         const Arg &arg, uint64_t align, bool innerStride) {
+  uint64_t elementBytes = bundle::byteSize(arg.dtype);
+  if (arg.data % align != 0)
+    return argError(kernel, index,
+                    "data pointer " + hexAddress(arg.data) +
+                        " is not aligned to " + std::to_string(align) +
+                        " bytes; the kernel accesses it " +
+                        std::to_string(align) + " bytes at a time");
+  uint32_t inner = arg.rank - 1;
+  std::string accesses =
+      "the kernel's " + std::to_string(align) + "-byte accesses";
+  if (!innerStride && arg.shape[inner] > 1 && arg.strides[inner] != 1)
+    return argError(kernel, index,
+                    "stride of dim " + std::to_string(inner) + " is " +
+                        std::to_string(arg.strides[inner]) +
+                        " elements; the kernel addresses it with a "
+                        "contiguous innermost dim (stride 1)");
+  if (uint64_t(arg.shape[inner]) * elementBytes % align != 0)
+    return argError(kernel, index,
+                    "dim " + std::to_string(inner) + " is " +
+                        std::to_string(arg.shape[inner]) + " (" +
+                        std::to_string(arg.shape[inner] * elementBytes) +
+                        " bytes), not a multiple of " + accesses);
+  for (uint32_t d = 0; d < inner; ++d) {
+    uint64_t bytes = uint64_t(arg.strides[d]) * elementBytes;
+    if (arg.shape[d] > 1 && bytes % align != 0)
+      return argError(kernel, index,
+                      "stride of dim " + std::to_string(d) + " is " +
+                          std::to_string(arg.strides[d]) + " elements (" +
+                          std::to_string(bytes) +
+                          " bytes), not a multiple "
+                          "of " +
+                          accesses);
+  }
+  return Error();
+}
 
 /// Checks a tensor argument against its declaration and the rules of every
 /// parameter built from it.
@@ -91,6 +138,12 @@ Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
                     "data pointer " + hexAddress(arg.data) +
                         " is not aligned to its " +
                         std::to_string(elementBytes) + "-byte elements");
+  if (use.byPointer && !empty)
+    if (Error error = checkPointerAccess(
+            kernel, index, arg,
+            std::max<uint64_t>(use.pointerAlign, elementBytes),
+            use.innerStride))
+      return error;
   if (!use.byTensorMap)
     return Error();
 
@@ -409,8 +462,14 @@ Error buildLaunchPlan(const bundle::Kernel &kernel, const Arg *args,
   for (const Param &param : kernel.params) {
     if (param.kind == Param::Kind::TensorMap)
       uses[param.arg].byTensorMap = true;
-    if (param.kind == Param::Kind::Pointer)
+    if (param.kind == Param::Kind::Pointer) {
       uses[param.arg].byPointer = true;
+      uses[param.arg].pointerAlign =
+          std::max(uses[param.arg].pointerAlign, param.align);
+    }
+    if (param.kind == Param::Kind::Stride &&
+        param.dim + 1 == kernel.args[param.arg].shape.size())
+      uses[param.arg].innerStride = true;
   }
   // Every argument is checked, even one no parameter uses, so that a
   // mistake never hides.

@@ -74,3 +74,28 @@ tile.kernel @pure_fragment_math(%n: i32) attributes {target = #tile.target<sm_90
     tile.frag.store %e, %d[%c0] : !tile.frag<64x64xf32, wgmma_acc, rows>, !tile.smem<64x64xf32, swizzle_128b>
   }
 }
+
+// -----
+
+// Loads read memory: a load after a store to the same tensor is a second
+// load, and no load leaves its loop; guarded stores stay. (An unused load
+// is dead code and goes.)
+// CHECK-LABEL: tile.kernel @loads
+// CHECK: scf.for
+// CHECK: tile.load
+// CHECK: tile.frag.store_global
+// CHECK: tile.load
+// CHECK: tile.frag.store_global
+tile.kernel @loads(%X: !tile.global<?x?xf32>, %n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %a = tile.load %X[%c0, %c0] : !tile.global<?x?xf32> -> f32
+    %za = tile.frag.binary mul %z, %a : !tile.frag<64x64xf32, wgmma_acc>, f32 -> !tile.frag<64x64xf32, wgmma_acc>
+    tile.frag.store_global %za, %X[%c0, %c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.global<?x?xf32>
+    %b = tile.load %X[%c0, %c0] : !tile.global<?x?xf32> -> f32
+    %zb = tile.frag.binary mul %z, %b : !tile.frag<64x64xf32, wgmma_acc>, f32 -> !tile.frag<64x64xf32, wgmma_acc>
+    tile.frag.store_global %zb, %X[%c0, %c1] : !tile.frag<64x64xf32, wgmma_acc>, !tile.global<?x?xf32>
+  }
+}

@@ -251,7 +251,7 @@ tile.kernel @copy_global_rank(%A: !tile.global<?xbf16>) attributes {target = #ti
   %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
   %c0 = arith.constant 0 : i32
-  // expected-error @below {{'tile.copy_async' op global tensor must have rank 2 or more, got 1}}
+  // expected-error @below {{'tile.copy_async' op a rank-1 global tensor copies a 1-D tile, which is unswizzled; got '!tile.smem<64x64xbf16, swizzle_128b>'}}
   tile.copy_async %a[], %A[%c0] barrier %b[%c0] : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?xbf16>, !tile.barrier<tma, 1>
 }
 
@@ -1288,4 +1288,148 @@ tile.kernel @negative_expect_tx() attributes {target = #tile.target<sm_90a>, war
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.barrier.arrive' op expect_tx must be 0 to 1048575 bytes, got -16}}
   tile.barrier.arrive %b[%c0] expect_tx -16 : !tile.barrier<tma, 1>
+}
+
+// -----
+
+// Loads into registers and guarded stores (LoadOps.cpp).
+tile.kernel @load_rank(%X: !tile.global<?x?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.load' op source of rank 2 takes 2 indices, got 1}}
+  %x = tile.load %X[%c0] : !tile.global<?x?xi32> -> i32
+}
+
+// -----
+
+tile.kernel @load_result_type(%X: !tile.global<?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.load' op result type 'f32' differs from the source's element type 'i32'}}
+  %x = tile.load %X[%c0] : !tile.global<?xi32> -> f32
+}
+
+// -----
+
+tile.kernel @load_bounds(%X: !tile.global<4xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c4 = arith.constant 4 : i32
+  // expected-error @below {{'tile.load' op source index 4 is out of range for dimension 0 of size 4 of '!tile.global<4xi32>'}}
+  %x = tile.load %X[%c4] : !tile.global<4xi32> -> i32
+}
+
+// -----
+
+tile.kernel @load_swizzled() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<8x32xf32, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.load' op reads and writes shared memory unswizzled, got '!tile.smem<8x32xf32, swizzle_128b>'}}
+  %x = tile.load %s[%c0, %c0] : !tile.smem<8x32xf32, swizzle_128b> -> f32
+}
+
+// -----
+
+tile.kernel @load_other_shared() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<128xf32, none>
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f32
+  // expected-error @below {{'tile.load' op other applies to global loads (shared-memory loads are not guarded)}}
+  %x = tile.load %s[%c0] other %one : f32 : !tile.smem<128xf32, none> -> f32
+}
+
+// -----
+
+tile.kernel @load_nc_shared() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<128xf32, none>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.load' op nc applies to global loads}}
+  %x = tile.load %s[%c0] {nc} : !tile.smem<128xf32, none> -> f32
+}
+
+// -----
+
+tile.kernel @load_other_type(%X: !tile.global<?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f32
+  // expected-error @below {{'tile.load' op other has type 'f32', the elements are 'i32'}}
+  %x = tile.load %X[%c0] other %one : f32 : !tile.global<?xi32> -> i32
+}
+
+// -----
+
+tile.kernel @frag_load_type(%X: !tile.global<?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.frag.load' op fragment element type 'f32' differs from the source's 'bf16'}}
+  %b = tile.frag.load %X[%c0] : !tile.global<?xbf16> -> !tile.frag<64x256xf32, wgmma_acc, cols>
+}
+
+// -----
+
+tile.kernel @frag_load_full_rank(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.frag.load' op a full fragment reads a 2-D tile: the source needs rank 2 or more, got 1}}
+  %b = tile.frag.load %X[%c0] : !tile.global<?xf32> -> !tile.frag<64x256xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @frag_load_shared_extent() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<4x128xf32, none>
+  %c0 = arith.constant 0 : i32
+  %c96 = arith.constant 96 : i32
+  // expected-error @below {{'tile.frag.load' op source elements 96 to 159 are outside dimension 1 of size 128 of '!tile.smem<4x128xf32, none>'}}
+  %b = tile.frag.load %s[%c0, %c96] : !tile.smem<4x128xf32, none> -> !tile.frag<64x256xf32, wgmma_acc, rows>
+}
+
+// -----
+
+tile.kernel @frag_load_vector_bytes(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.frag.load' op vector must be a power of two of at most 16 bytes, got 3 elements}}
+  %b = tile.frag.load %X[%c0] {vector = 3 : i64} : !tile.global<?xf32> -> !tile.frag<64x256xf32, wgmma_acc, cols>
+}
+
+// -----
+
+tile.kernel @frag_load_vector_layout(%X: !tile.global<?x?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.frag.load' op vector of 4 elements does not fit '!tile.frag<64x256xf32, wgmma_acc>', whose threads hold runs of 2 consecutive elements}}
+  %b = tile.frag.load %X[%c0, %c0] {vector = 4 : i64} : !tile.global<?x?xf32> -> !tile.frag<64x256xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @store_global_type(%D: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.store_global' op fragment element type 'f32' differs from the tensor's 'bf16'}}
+  tile.frag.store_global %z, %D[%c0, %c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.global<?x?xbf16>
+}
+
+// -----
+
+tile.kernel @store_global_rank(%D: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.store_global' op destination must have rank 2 or more (the tile's rows and columns), got 1}}
+  tile.frag.store_global %z, %D[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.global<?xf32>
+}
+
+// -----
+
+tile.kernel @store_global_bounds(%D: !tile.global<?x64xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.store_global' op destination index 64 is out of range for dimension 1 of size 64 of '!tile.global<?x64xf32>'}}
+  tile.frag.store_global %z, %D[%c0, %c64] : !tile.frag<64x64xf32, wgmma_acc>, !tile.global<?x64xf32>
+}
+
+// -----
+
+tile.kernel @store_global_unsettled(%D: !tile.global<?x?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-note @below {{the gemm_async is here}}
+  %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.store_global' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait (pending 0) first}}
+  tile.frag.store_global %r, %D[%c0, %c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.global<?x?xf32>
 }

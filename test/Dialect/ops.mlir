@@ -224,3 +224,32 @@ tile.kernel @fragment_math(%alpha: f32) attributes {target = #tile.target<sm_90a
   // CHECK: tile.frag.cast %{{.*}} : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf8E5M2, wgmma_acc>
   %q2 = tile.frag.cast %o : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf8E5M2, wgmma_acc>
 }
+
+// Loads into registers, guarded stores and copies of rank-1 tensors.
+// CHECK-LABEL: tile.kernel @loads
+tile.kernel @loads(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xbf16>,
+                   %bias: !tile.global<?xf32>, %D: !tile.global<?x?xbf16>)
+    attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64,
+                grid = #tile.grid_policy<persistent>} {
+  %sfa = tile.smem_alloc : !tile.smem<4x128xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  %m1 = arith.constant -1 : i32
+  %one = arith.constant 1.0 : f32
+  // CHECK: tile.load %{{.*}}[%{{.*}}] : !tile.global<?xi32> -> i32
+  %g = tile.load %grp[%c0] : !tile.global<?xi32> -> i32
+  // CHECK: tile.load %{{.*}}[%{{.*}}] other %{{.*}} : i32 {nc} : !tile.global<?xi32> -> i32
+  %h = tile.load %grp[%c0] other %m1 : i32 {nc} : !tile.global<?xi32> -> i32
+  // CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.smem<4x128xf32, none> -> f32
+  %x = tile.load %sfa[%c0, %c0] : !tile.smem<4x128xf32, none> -> f32
+  // CHECK: tile.copy_async %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] barrier %{{.*}}[%{{.*}}] {dispatch = #tile.copy_dispatch<bulk>} : !tile.smem<4x128xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  tile.copy_async %sfa[%c0], %bias[%c0] barrier %full[%c0] {dispatch = #tile.copy_dispatch<bulk>} : !tile.smem<4x128xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  // CHECK: tile.frag.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.smem<4x128xf32, none> -> !tile.frag<64x256xf32, wgmma_acc, rows>
+  %sa = tile.frag.load %sfa[%c0, %c0] : !tile.smem<4x128xf32, none> -> !tile.frag<64x256xf32, wgmma_acc, rows>
+  // CHECK: tile.frag.load %{{.*}}[%{{.*}}] other %{{.*}} : f32 {nc, vector = 2 : i64} : !tile.global<?xf32> -> !tile.frag<64x256xf32, wgmma_acc, cols>
+  %b = tile.frag.load %bias[%c0] other %one : f32 {nc, vector = 2 : i64} : !tile.global<?xf32> -> !tile.frag<64x256xf32, wgmma_acc, cols>
+  // CHECK: tile.frag.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.global<?x?xbf16> -> !tile.frag<64x256xbf16, wgmma_acc>
+  %r = tile.frag.load %R[%c0, %c0] : !tile.global<?x?xbf16> -> !tile.frag<64x256xbf16, wgmma_acc>
+  // CHECK: tile.frag.store_global %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {vector = 2 : i64} : !tile.frag<64x256xbf16, wgmma_acc>, !tile.global<?x?xbf16>
+  tile.frag.store_global %r, %D[%c0, %c0] {vector = 2 : i64} : !tile.frag<64x256xbf16, wgmma_acc>, !tile.global<?x?xbf16>
+}

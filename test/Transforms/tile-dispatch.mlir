@@ -62,3 +62,140 @@ tile.kernel @two_cta_on_hopper(%X: !tile.global<?x?xbf16>) attributes {target = 
     tile.copy_async %a[], %X[%c0, %c0] barrier %full[%c0] {cta_group = 2 : i64} : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 1>
   }
 }
+
+// -----
+
+// A rank-1 tile of at most 256 elements is one 1-D TMA box (unswizzled); a
+// longer one a bulk copy. Global loads of tensors the kernel never writes
+// read through the read-only cache (nc); D is written, so its load is not
+// nc. Accesses use the widest vector the layout and the start allow: pairs
+// of an accumulator at a start known to be even, single elements where the
+// start is unknown, 16 bytes of a row_per_thread row.
+// CHECK-LABEL: tile.kernel @vectors
+// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<tma>, tensormap = #tile.tensormap<arg = 0, box = [256], swizzle = none>}
+// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<bulk>}
+// CHECK: tile.load {{.*}} {nc} : !tile.global<?xf32> -> f32
+// CHECK: tile.frag.load {{.*}} {nc, vector = 2 : i64} : !tile.global<?xf32> -> !tile.frag<64x128xf32, wgmma_acc, cols>
+// CHECK: tile.frag.load {{.*}} {nc, vector = 1 : i64} : !tile.global<?xf32> -> !tile.frag<64x128xf32, wgmma_acc, cols>
+// CHECK: tile.frag.load {{.*}} {vector = 2 : i64} : !tile.global<?x?xbf16> -> !tile.frag<64x128xbf16, wgmma_acc>
+// CHECK: tile.frag.load {{.*}} {nc, vector = 4 : i64} : !tile.global<?xf32> -> !tile.frag<128x32xf32, row_per_thread, cols>
+// CHECK: tile.frag.load {{.*}} {vector = 1 : i64} : !tile.smem<1024xf32, none> -> !tile.frag<64x128xf32, wgmma_acc, rows>
+// CHECK: tile.frag.store_global {{.*}} {vector = 2 : i64}
+tile.kernel @vectors(%X: !tile.global<?xf32>, %D: !tile.global<?x?xbf16>, %n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<256xf32, none>
+  %t = tile.smem_alloc : !tile.smem<1024xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %n0 = arith.muli %n, %c128 : i32
+  tile.single_thread cta {
+    tile.copy_async %s[], %X[%n] barrier %full[%c0] : !tile.smem<256xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+    tile.copy_async %t[], %X[%n0] barrier %full[%c0] : !tile.smem<1024xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  }
+  %x = tile.load %X[%c0] : !tile.global<?xf32> -> f32
+  %b = tile.frag.load %X[%n0] : !tile.global<?xf32> -> !tile.frag<64x128xf32, wgmma_acc, cols>
+  %c = tile.frag.load %X[%n] : !tile.global<?xf32> -> !tile.frag<64x128xf32, wgmma_acc, cols>
+  %r = tile.frag.load %D[%c0, %n0] : !tile.global<?x?xbf16> -> !tile.frag<64x128xbf16, wgmma_acc>
+  %q = tile.frag.load %X[%c0] : !tile.global<?xf32> -> !tile.frag<128x32xf32, row_per_thread, cols>
+  %rs = tile.frag.load %t[%c0] : !tile.smem<1024xf32, none> -> !tile.frag<64x128xf32, wgmma_acc, rows>
+  tile.frag.store_global %r, %D[%c0, %n0] : !tile.frag<64x128xbf16, wgmma_acc>, !tile.global<?x?xbf16>
+}
+
+// -----
+
+tile.kernel @bulk_rank2(%X: !tile.global<?x?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<8x64xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    // expected-error @below {{'tile.copy_async' op a bulk copy moves a 1-D tile of a rank-1 tensor; this tensor has rank 2: use dispatch = tma}}
+    tile.copy_async %s[], %X[%c0, %c0] barrier %full[%c0] {dispatch = #tile.copy_dispatch<bulk>} : !tile.smem<8x64xf32, none>, !tile.global<?x?xf32>, !tile.barrier<tma, 1>
+  }
+}
+
+// -----
+
+tile.kernel @vector_bytes(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<6xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    // expected-error @below {{'tile.copy_async' op a 1-D copy moves a multiple of 16 bytes, but the tile is 6 elements (24 bytes)}}
+    tile.copy_async %s[], %X[%c0] barrier %full[%c0] : !tile.smem<6xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  }
+}
+
+// -----
+
+tile.kernel @vector_box(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<512xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    // expected-error @below {{'tile.copy_async' op a 1-D TMA box holds at most 256 elements, the tile has 512; use dispatch = bulk (or auto)}}
+    tile.copy_async %s[], %X[%c0] barrier %full[%c0] {dispatch = #tile.copy_dispatch<tma>} : !tile.smem<512xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  }
+}
+
+// -----
+
+tile.kernel @bulk_store(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<512xf32, none>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    // expected-error @below {{'tile.copy_async' op a bulk copy to global memory could write past the tensor's end; use a tile of at most 256 elements (a 1-D tensor map), in tiles a multiple of 128 bytes apart}}
+    tile.copy_async %X[%c0], %s[] : !tile.global<?xf32>, !tile.smem<512xf32, none>
+  }
+}
+
+// -----
+
+tile.kernel @bulk_multicast(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<512xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    // expected-error @below {{'tile.copy_async' op a bulk copy of a 1-D tile does not multicast; use a tile of at most 256 elements}}
+    tile.copy_async %s[], %X[%c0] barrier %full[%c0] {multicast = 3 : i64} : !tile.smem<512xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  }
+}
+
+// -----
+
+tile.kernel @bulk_start(%X: !tile.global<?xf32>, %n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<512xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    // expected-error @below {{'tile.copy_async' op a bulk copy reads from a 16-byte-aligned address, but the start index is not known to be a multiple of 4 elements; write it as a multiple (n * 256)}}
+    tile.copy_async %s[], %X[%n] barrier %full[%c0] : !tile.smem<512xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  }
+}
+
+// -----
+
+// Stages of 64 bytes: a TMA copy needs 128-byte-aligned shared memory, so
+// auto picks the bulk copy (16-byte alignment) and tma is refused.
+// CHECK-LABEL: tile.kernel @small_stages
+// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<bulk>}
+tile.kernel @small_stages(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<4x16xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  tile.single_thread cta {
+    tile.copy_async %s[%c1], %X[%c0] barrier %full[%c0] : !tile.smem<4x16xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  }
+}
+
+// -----
+
+tile.kernel @small_stages_tma(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<4x16xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    // expected-error @below {{'tile.copy_async' op a 1-D TMA copy writes 128-byte-aligned shared memory, but the tiles of the buffer are 64 bytes apart; use dispatch = bulk (or auto)}}
+    tile.copy_async %s[%c0], %X[%c0] barrier %full[%c0] {dispatch = #tile.copy_dispatch<tma>} : !tile.smem<4x16xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  }
+}

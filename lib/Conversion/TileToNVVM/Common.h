@@ -52,6 +52,9 @@ void populateTileFragmentMathToNVVMPatterns(LLVMTypeConverter &converter,
 /// CTA / cluster / warpgroup syncs and fences (Syncs.cpp).
 void populateTileSyncsToNVVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// Loads into registers, guarded stores, 1-D copies (Loads.cpp).
+void populateTileLoadsToNVVMPatterns(LLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns);
 
 namespace lowering {
 
@@ -68,7 +71,8 @@ using OneToNAdaptor =
 /// The pattern of one op whose lowering is the function `Lower`, called as
 /// Lower(op, adaptor, rewriter) or, when it needs the type converter,
 /// Lower(op, adaptor, rewriter, converter); the adaptor is `Op::Adaptor`, or
-/// OneToNAdaptor<Op> for an op with fragment operands. Every lowering here is
+/// OneToNAdaptor<Op> for an op with fragment operands (the framework always
+/// enters through the 1:N form, which falls back to the 1:1 one). Every lowering here is
 /// stateless, so a function says all a pattern class would, without the
 /// class's boilerplate.
 template <typename Op, auto Lower>
@@ -97,12 +101,18 @@ struct OpLowering : ConvertOpToLLVMPattern<Op> {
     if constexpr (std::is_invocable_v<decltype(Lower), Op, OneToNAdaptor<Op>,
                                       ConversionPatternRewriter &>)
       return Lower(op, adaptor, rewriter);
+    else if constexpr (std::is_invocable_v<decltype(Lower), Op,
+                                           OneToNAdaptor<Op>,
+                                           ConversionPatternRewriter &,
+                                           const LLVMTypeConverter &>)
+      return Lower(op, adaptor, rewriter, *this->getTypeConverter());
     else
       return Base::matchAndRewrite(op, adaptor, rewriter);
   }
 };
 
 constexpr StringLiteral kSmemSymbol = "__tile_smem";
+constexpr unsigned kGlobalSpace = 1;
 constexpr unsigned kSharedSpace = 3;
 constexpr unsigned kTensorSpace = 6;
 constexpr unsigned kSharedClusterSpace = 7;

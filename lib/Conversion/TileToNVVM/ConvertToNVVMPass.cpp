@@ -106,7 +106,7 @@ struct ConvertToNVVMPass
     // The kernel's parameters are the tensor maps tile-dispatch puts on
     // the copies (KernelOp::getAbi).
     WalkResult undispatched = module.walk([](CopyAsyncOp copy) {
-      if (copy.getTensormapAttr())
+      if (copy.getTensormapAttr() || copy.getDispatch() == CopyDispatch::bulk)
         return WalkResult::advance();
       copy.emitOpError("has no tensor map; run tile-dispatch first");
       return WalkResult::interrupt();
@@ -186,4 +186,5 @@ void mlir::tile::populateTileToNVVMConversionPatterns(
   populateTileFragmentsToNVVMPatterns(converter, patterns);
   populateTileFragmentMathToNVVMPatterns(converter, patterns);
   populateTileSyncsToNVVMPatterns(converter, patterns);
+  populateTileLoadsToNVVMPatterns(converter, patterns);
 }

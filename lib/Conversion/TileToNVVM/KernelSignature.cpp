@@ -1,7 +1,8 @@
 //===- KernelSignature.cpp - tile.kernel -> llvm.func kernel --------------===//
 //
 // The kernel's parameters follow its ABI (KernelOp::getAbi): tensor maps
-// passed by value, then the dynamic dims, then the scalars. The body
+// passed by value, then global pointers, then the dynamic dims, then the
+// pointers' strides, then the scalars. The body
 // moves into the llvm.func through a signature conversion: scalar arguments
 // map to their parameter; a global tensor argument maps to a placeholder
 // (an unrealized cast carrying `tile.arg`) that the dim and copy patterns
@@ -71,6 +72,12 @@ LogicalResult lowerKernelSignature(KernelOp kernel, KernelOp::Adaptor,
       argAttrs.push_back(tensorMapArgAttrs(rewriter));
     } else if (isa<DimParamAttr>(param)) {
       signature.addInputs(rewriter.getI32Type());
+      argAttrs.push_back(rewriter.getDictionaryAttr({}));
+    } else if (isa<PointerParamAttr>(param)) {
+      signature.addInputs(LLVM::LLVMPointerType::get(ctx, kGlobalSpace));
+      argAttrs.push_back(rewriter.getDictionaryAttr({}));
+    } else if (isa<StrideParamAttr>(param)) {
+      signature.addInputs(rewriter.getI64Type());
       argAttrs.push_back(rewriter.getDictionaryAttr({}));
     } else {
       int64_t arg = cast<ScalarParamAttr>(param).getArg();

@@ -56,6 +56,8 @@ TEST(Metadata, RoundTripsEveryField) {
   EXPECT_EQ(gemm->params[1].tensorMap.oobFill, bundle::OobFill::NaN);
   EXPECT_EQ(gemm->params[1].tensorMap.l2Promotion, bundle::L2Promotion::B256);
   EXPECT_EQ(gemm->params[5].kind, bundle::Param::Kind::Stride);
+  EXPECT_EQ(gemm->params[4].align, 8u);
+  EXPECT_EQ(parsed.findKernel("copy")->params[0].align, 0u);
   EXPECT_EQ(gemm->grid.kind, bundle::GridPolicy::Kind::Persistent);
   EXPECT_EQ(gemm->dynamicSharedBytes, 200704u);
   EXPECT_EQ(parsed.findKernel("copy")->grid.axes[1].tile, 64u);
@@ -206,6 +208,12 @@ TEST(Metadata, ValidateCatchesEveryInconsistency) {
       {[](Bundle &b) { b.kernels[1].params[4].arg = 3; },
        "kernel 'gemm': param 4 (pointer of 'alpha'): a pointer parameter "
        "needs a tensor argument"},
+      {[](Bundle &b) { b.kernels[1].params[4].align = 12; },
+       "kernel 'gemm': param 4 (pointer of 'D'): align is 12 bytes; expected "
+       "a power of two from the element size to 16"},
+      {[](Bundle &b) { b.kernels[1].params[4].align = 2; },
+       "kernel 'gemm': param 4 (pointer of 'D'): align is 2 bytes; expected "
+       "a power of two from the element size to 16"},
       {[](Bundle &b) { b.kernels[1].params[2].dim = 2; },
        "kernel 'gemm': param 2 (dim of 'A'): dim 2 is out of range for rank "
        "2"},

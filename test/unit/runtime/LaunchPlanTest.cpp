@@ -257,6 +257,50 @@ TEST(ArgumentErrors, ShapesAndPointers) {
             "kernel's 32-bit dim parameter");
 }
 
+// D is read or written directly, in f32 pairs (its pointer's align is 8).
+TEST(ArgumentErrors, PointerAccessRules) {
+  bundle::Kernel gemm = test::makeGemmKernel();
+  std::vector<Arg> args = gemmArgs();
+  args[2].data = kBase + 4;
+  EXPECT_EQ(checkError(gemm, args),
+            "argument 'D' (index 2): data pointer 0x7f0000010004 is not "
+            "aligned to 8 bytes; the kernel accesses it 8 bytes at a time");
+  args = gemmArgs();
+  args[2] = Arg::tensor(kBase, DType::F32, {512, 8192}, {1, 512});
+  EXPECT_EQ(checkError(gemm, args),
+            "argument 'D' (index 2): stride of dim 1 is 512 elements; the "
+            "kernel addresses it with a contiguous innermost dim (stride 1)");
+  args = gemmArgs();
+  args[2] = Arg::tensor(kBase, DType::F32, {512, 8192}, {8193, 1});
+  EXPECT_EQ(checkError(gemm, args),
+            "argument 'D' (index 2): stride of dim 0 is 8193 elements (32772 "
+            "bytes), not a multiple of the kernel's 8-byte accesses");
+  // A padded row is fine: the kernel reads the strides it is given.
+  args = gemmArgs();
+  args[2] = Arg::tensor(kBase, DType::F32, {512, 8192}, {8194, 1});
+  LaunchPlan out;
+  ASSERT_FALSE(plan(gemm, args, out));
+  int64_t stride = 0;
+  std::memcpy(&stride, out.params[5].bytes, 8);
+  EXPECT_EQ(stride, 8194);
+  // The innermost dim's bytes must be a multiple of the access too (dim 1
+  // of D is static here, so take a kernel with a dynamic one).
+  gemm.args[2].shape = {-1, -1};
+  args = gemmArgs();
+  args[2] = Arg::tensor(kBase, DType::F32, {512, 8191}, {8192, 1});
+  EXPECT_EQ(checkError(gemm, args),
+            "argument 'D' (index 2): dim 1 is 8191 (32764 bytes), not a "
+            "multiple of the kernel's 8-byte accesses");
+  // A stride parameter of the innermost dim lets it be strided.
+  gemm.params.push_back(gemm.params[5]);
+  gemm.params.back().dim = 1;
+  args = gemmArgs();
+  args[2] = Arg::tensor(kBase, DType::F32, {512, 8192}, {1, 512});
+  EXPECT_EQ(checkError(gemm, args),
+            "argument 'D' (index 2): stride of dim 0 is 1 elements (4 bytes), "
+            "not a multiple of the kernel's 8-byte accesses");
+}
+
 TEST(ArgumentErrors, TmaRules) {
   bundle::Kernel copy = test::makeCopyKernel();
   bundle::Kernel gemm = test::makeGemmKernel();

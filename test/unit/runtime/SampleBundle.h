@@ -89,6 +89,7 @@ inline bundle::Kernel makeGemmKernel() {
                    simpleParam(Kind::Scalar, 4)};
   kernel.params[1].tensorMap.oobFill = bundle::OobFill::NaN;
   kernel.params[1].tensorMap.l2Promotion = bundle::L2Promotion::B256;
+  kernel.params[4].align = 8; // D is read or written in f32 pairs
   kernel.block = {384, 1, 1};
   kernel.cluster = {2, 1, 1};
   kernel.dynamicSharedBytes = 200704;

@@ -121,4 +121,35 @@ TEST(FragmentLayoutTest, LineSharing) {
   EXPECT_TRUE(All.AcrossWarps);
 }
 
+TEST(FragmentLayoutTest, ThreadsShiftThreadZerosPattern) {
+  // Loads and stores compute a thread's coordinates as thread 0's register
+  // coordinates plus a per-thread offset (its register 0's): check that.
+  for (const FragmentShape &S : {kAcc64x256, kAcc128x64, kRows128x64})
+    for (uint32_t T = 0; T < 128; ++T) {
+      TileCoord Base = fragmentCoord(S, T, 0);
+      for (uint32_t Reg = 0; Reg < fragmentFullRegs(S); ++Reg) {
+        TileCoord Zero = fragmentCoord(S, 0, Reg), C = fragmentCoord(S, T, Reg);
+        EXPECT_EQ(C.Row, Zero.Row + Base.Row);
+        EXPECT_EQ(C.Col, Zero.Col + Base.Col);
+      }
+    }
+}
+
+TEST(FragmentLayoutTest, AccessWidths) {
+  // The accumulator holds column pairs; a row of a row_per_thread fragment
+  // is contiguous; per-row values of the accumulator are 8 rows apart.
+  EXPECT_EQ(fragmentAccessWidth(kAcc64x256, FragmentBroadcast::None, 8), 2u);
+  EXPECT_EQ(fragmentAccessWidth(kAcc64x256, FragmentBroadcast::Cols, 8), 2u);
+  EXPECT_EQ(fragmentAccessWidth(kAcc64x256, FragmentBroadcast::Rows, 8), 1u);
+  EXPECT_EQ(fragmentAccessWidth(kAcc64x256, FragmentBroadcast::None, 1), 1u);
+  EXPECT_EQ(fragmentAccessWidth(kRows128x64, FragmentBroadcast::None, 4), 4u);
+  EXPECT_EQ(fragmentAccessWidth(kRows128x64, FragmentBroadcast::Cols, 8), 8u);
+  EXPECT_EQ(fragmentAccessWidth(kRows128x64, FragmentBroadcast::Rows, 8), 1u);
+  const FragmentShape Rows128x12{FragmentLayout::RowPerThread, 128, 12};
+  EXPECT_EQ(fragmentAccessWidth(Rows128x12, FragmentBroadcast::None, 8), 4u);
+  TileCoord C = fragmentMemoryCoord(kAcc64x256, FragmentBroadcast::Rows, 37, 1);
+  EXPECT_EQ(C.Row, 0u);
+  EXPECT_EQ(C.Col, 16u + 1 + 8);
+}
+
 } // namespace

@@ -102,6 +102,11 @@ struct Param {
   uint32_t arg = 0;
   /// Dim and Stride only: dimension index, outermost first.
   uint32_t dim = 0;
+  /// Pointer only: the widest access in bytes the kernel makes through it
+  /// (a power of two up to 16; 0 means one element). The address, the
+  /// strides of the stride parameters and the innermost dimension's bytes
+  /// must be multiples of it, and the innermost dimension is contiguous.
+  uint32_t align = 0;
   /// TensorMap only.
   TensorMapSpec tensorMap;
 };

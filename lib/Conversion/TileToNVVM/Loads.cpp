@@ -1,0 +1,500 @@
+//===- Loads.cpp - loads into registers, guarded stores, 1-D copies -------===//
+//
+// tile.load, tile.frag.load and tile.frag.store_global address memory element
+// by element. A global tensor is its pointer parameter plus its strides
+// (KernelOp::getAbi), and every access is guarded by its dims: a load past
+// the edge reads 16 zero bytes in global memory (__tile_zeros) instead, so no
+// access can fault and no branch is taken; a store there is skipped. A
+// shared buffer is read where the pool put it, unguarded. The registers a
+// thread holds come from lib/Support's fragment map (fragmentMemoryCoord):
+// thread 0's coordinates plus the thread's offset.
+//
+// A copy_async of a rank-1 tensor is a 1-D TMA copy (one box) or, where
+// tile-dispatch chose it, a bulk copy (cp.async.bulk), guarded at the
+// tensor's end: it copies the bytes inside the tensor and completes the
+// rest of the barrier's transaction count with mbarrier.complete_tx.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Conversion/TileToNVVM/Common.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+
+constexpr StringLiteral kZerosSymbol = "__tile_zeros";
+/// The widest access (16 bytes) reads from __tile_zeros.
+constexpr int64_t kZerosBytes = 16;
+
+/// The address of 16 zero bytes in global memory, what an access past a
+/// tensor's edge reads; declared once per module.
+Value getZerosAddress(OpBuilder &b, Location loc, Operation *from) {
+  auto module = from->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = b.getContext();
+  if (!module.lookupSymbol(kZerosSymbol)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(
+        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), kZerosBytes),
+        /*isConstant=*/true, LLVM::Linkage::Internal, kZerosSymbol,
+        b.getStringAttr(std::string(kZerosBytes, '\0')),
+        /*alignment=*/kZerosBytes, kGlobalSpace);
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, kGlobalSpace), kZerosSymbol);
+}
+
+/// A load's source or a store's destination, addressed element by element.
+struct Memory {
+  Value base; ///< !llvm.ptr<1> (global) or !llvm.ptr<3> (shared)
+  bool global = false;
+  SmallVector<Value> dims;    ///< i32, for the guards (global only)
+  SmallVector<Value> strides; ///< elements: i64 (global), i32 (shared)
+  Type elementType;           ///< as converted (fp8 is i8)
+  int64_t elementBytes = 0;
+};
+
+/// The memory of `type`, whose converted value is `converted`: a shared
+/// buffer's pool address, or a global tensor's pointer, dims and strides.
+FailureOr<Memory> getMemory(Operation *op, Type type, Value converted,
+                            const TypeConverter &converter, OpBuilder &b) {
+  Location loc = op->getLoc();
+  Memory m;
+  if (auto smem = dyn_cast<SmemType>(type)) {
+    m.base = converted;
+    m.elementType = converter.convertType(smem.getElementType());
+    m.elementBytes = smem.getElementBytes();
+    ArrayRef<int64_t> shape = smem.getShape();
+    m.strides.resize(shape.size());
+    int64_t stride = 1;
+    for (size_t d = shape.size(); d-- > 0;) {
+      m.strides[d] = i32Const(b, loc, stride);
+      stride *= shape[d];
+    }
+    return m;
+  }
+  auto global = cast<GlobalType>(type);
+  LLVM::LLVMFuncOp func = getFunc(op);
+  KernelAbiAttr abi = getKernelAbi(func);
+  int64_t arg = getGlobalArg(converted);
+  int64_t pointer = abi.getPointerParamIndex(arg);
+  if (pointer < 0)
+    return op->emitOpError("has no pointer parameter for its tensor");
+  m.global = true;
+  m.base = func.getArgument(pointer);
+  m.elementType = converter.convertType(global.getElementType());
+  m.elementBytes = getElementBytes(global.getElementType());
+  for (unsigned d = 0; d < global.getRank(); ++d) {
+    if (!global.isDynamicDim(d)) {
+      m.dims.push_back(i32Const(b, loc, global.getShape()[d]));
+    } else {
+      int64_t param = abi.getDimParamIndex(arg, d);
+      if (param < 0)
+        return op->emitOpError("has no parameter for dim ") << d;
+      m.dims.push_back(func.getArgument(param));
+    }
+    if (d + 1 == global.getRank()) {
+      m.strides.push_back(i64Const(b, loc, 1)); // contiguous (runtime check)
+      continue;
+    }
+    int64_t param = abi.getStrideParamIndex(arg, d);
+    if (param < 0)
+      return op->emitOpError("has no parameter for the stride of dim ") << d;
+    m.strides.push_back(func.getArgument(param));
+  }
+  return m;
+}
+
+/// `index` of dimension `dim` times its stride, in the offset type.
+Value scaledIndex(OpBuilder &b, Location loc, const Memory &m, Value index,
+                  unsigned dim) {
+  if (m.global)
+    index = arith::ExtSIOp::create(b, loc, b.getI64Type(), index);
+  if (dim + 1 == m.strides.size())
+    return index; // the innermost dimension is contiguous
+  return arith::MulIOp::create(b, loc, index, m.strides[dim]);
+}
+
+/// `index` names an element of dimension `dim` (a negative one does not);
+/// null for shared memory, which is not guarded.
+Value insideDim(OpBuilder &b, Location loc, const Memory &m, Value index,
+                unsigned dim) {
+  if (!m.global)
+    return Value();
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
+                               m.dims[dim]);
+}
+
+Value andValues(OpBuilder &b, Location loc, Value x, Value y) {
+  if (!x)
+    return y;
+  if (!y)
+    return x;
+  return arith::AndIOp::create(b, loc, x, y);
+}
+
+Value elementAddress(OpBuilder &b, Location loc, const Memory &m,
+                     Value offset) {
+  return LLVM::GEPOp::create(b, loc, m.base.getType(), m.elementType, m.base,
+                             ValueRange{offset});
+}
+
+/// The type one access of `width` elements moves: the element, or a vector
+/// of them; 8- and 16-bit elements as 16- and 32-bit words, which NVPTX would
+/// otherwise split into one instruction per element.
+Type accessType(OpBuilder &b, const Memory &m, int64_t width) {
+  if (width == 1)
+    return m.elementType;
+  int64_t bytes = width * m.elementBytes;
+  if (m.elementBytes >= 4)
+    return VectorType::get(width, m.elementType);
+  if (bytes <= 4)
+    return b.getIntegerType(8 * bytes);
+  return VectorType::get(bytes / 4, b.getI32Type());
+}
+
+/// Reads `width` consecutive elements at `ptr`. Where `inside` is false (a
+/// guarded global access) it reads __tile_zeros instead, then `other` if
+/// given. `nc`: through the read-only cache (ld.global.nc).
+SmallVector<Value> readElements(OpBuilder &b, Location loc, Operation *op,
+                                const Memory &m, Value ptr, Value inside,
+                                int64_t width, bool nc, Value other) {
+  if (inside)
+    ptr = LLVM::SelectOp::create(b, loc, inside, ptr,
+                                 getZerosAddress(b, loc, op));
+  Type type = accessType(b, m, width);
+  Value loaded = LLVM::LoadOp::create(b, loc, type, ptr, width * m.elementBytes,
+                                      /*isVolatile=*/false,
+                                      /*isNonTemporal=*/false,
+                                      /*isInvariant=*/nc);
+  SmallVector<Value> elements;
+  if (width == 1) {
+    elements.push_back(loaded);
+  } else if (m.elementBytes >= 4) {
+    for (int64_t i = 0; i < width; ++i)
+      elements.push_back(
+          LLVM::ExtractElementOp::create(b, loc, loaded, i32Const(b, loc, i)));
+  } else {
+    // Split the words with shifts: a bitcast to a vector of halves would
+    // fold into the load, which NVPTX then splits again.
+    Type bits = b.getIntegerType(8 * m.elementBytes);
+    int64_t perWord = 4 / m.elementBytes;
+    for (int64_t i = 0; i < width; ++i) {
+      Value word = loaded;
+      if (auto words = dyn_cast<VectorType>(type))
+        word = LLVM::ExtractElementOp::create(b, loc, loaded,
+                                              i32Const(b, loc, i / perWord));
+      int64_t shift = 8 * m.elementBytes * (i % perWord);
+      if (shift)
+        word = LLVM::LShrOp::create(
+            b, loc, word,
+            LLVM::ConstantOp::create(b, loc, word.getType(),
+                                     b.getIntegerAttr(word.getType(), shift)));
+      Value element = LLVM::TruncOp::create(b, loc, bits, word);
+      if (element.getType() != m.elementType)
+        element = LLVM::BitcastOp::create(b, loc, m.elementType, element);
+      elements.push_back(element);
+    }
+  }
+  if (other && inside)
+    for (Value &element : elements)
+      element = arith::SelectOp::create(b, loc, inside, element, other);
+  return elements;
+}
+
+/// The thread's offset from thread 0's coordinates (FragmentLayoutTest
+/// checks that every register moves by it): wgmma_acc (16 warp + lane / 4,
+/// 2 (lane % 4)), as wgmmaAccumulatorCoord; row_per_thread (thread, 0).
+std::pair<Value, Value> threadOffset(OpBuilder &b, Location loc,
+                                     FragLayout layout) {
+  Value tid =
+      arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127));
+  if (layout == FragLayout::row_per_thread)
+    return {tid, i32Const(b, loc, 0)};
+  Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+  Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
+  Value row = arith::AddIOp::create(
+      b, loc, mulConst(b, loc, warp, 16),
+      arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 2)));
+  Value col = mulConst(
+      b, loc, arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 3)), 2);
+  return {row, col};
+}
+
+/// One access of a fragment: `width` registers from `reg` on at `ptr`,
+/// inside the tensor where `inside` holds (null: unguarded).
+struct Access {
+  int64_t reg;
+  Value ptr;
+  Value inside;
+};
+
+/// The accesses of `frag` in `m` from `indices`, one per dimension: the
+/// leading ones, then the start of each dimension the fragment spans (rows
+/// and columns of a full fragment; the last one of a broadcast fragment).
+SmallVector<Access> fragmentAccesses(OpBuilder &b, Location loc,
+                                     const Memory &m, FragType frag,
+                                     ArrayRef<Value> indices, int64_t width) {
+  unsigned rank = indices.size();
+  bool full = !frag.isBroadcast();
+  unsigned spanned = full ? 2 : 1;
+  Value leading, inside;
+  for (unsigned d = 0; d + spanned < rank; ++d) {
+    leading = addValues(b, loc, leading, scaledIndex(b, loc, m, indices[d], d));
+    inside = andValues(b, loc, inside, insideDim(b, loc, m, indices[d], d));
+  }
+  auto [rowOffset, colOffset] = threadOffset(b, loc, frag.getLayout());
+  Value lineOffset =
+      frag.getBroadcast() == FragBroadcast::rows ? rowOffset : colOffset;
+  tilec::FragmentShape shape = frag.getSupportShape();
+  tilec::FragmentBroadcast broadcast = frag.getSupportBroadcast();
+  // A full fragment's rows: the offset and guard of each, made once.
+  llvm::DenseMap<uint32_t, std::pair<Value, Value>> rows;
+  auto rowOf = [&](uint32_t row) {
+    auto it = rows.find(row);
+    if (it != rows.end())
+      return it->second;
+    Value index = arith::AddIOp::create(
+        b, loc, indices[rank - 2],
+        arith::AddIOp::create(b, loc, rowOffset, i32Const(b, loc, row)));
+    auto entry = std::make_pair(scaledIndex(b, loc, m, index, rank - 2),
+                                insideDim(b, loc, m, index, rank - 2));
+    rows[row] = entry;
+    return entry;
+  };
+  SmallVector<Access> accesses;
+  int64_t regs = frag.getElementsPerThread();
+  for (int64_t reg = 0; reg < regs; reg += width) {
+    tilec::TileCoord coord = tilec::fragmentMemoryCoord(
+        shape, broadcast, 0, static_cast<uint32_t>(reg));
+    Value offset = leading, ok = inside;
+    if (full) {
+      auto [rowPart, rowInside] = rowOf(coord.Row);
+      offset = addValues(b, loc, offset, rowPart);
+      ok = andValues(b, loc, ok, rowInside);
+    }
+    Value pos = arith::AddIOp::create(
+        b, loc, indices[rank - 1],
+        arith::AddIOp::create(b, loc, full ? colOffset : lineOffset,
+                              i32Const(b, loc, coord.Col)));
+    offset = addValues(b, loc, offset, scaledIndex(b, loc, m, pos, rank - 1));
+    ok = andValues(b, loc, ok, insideDim(b, loc, m, pos, rank - 1));
+    accesses.push_back({reg, elementAddress(b, loc, m, offset), ok});
+  }
+  return accesses;
+}
+
+LogicalResult lowerLoad(LoadOp op, LoadOp::Adaptor adaptor,
+                        ConversionPatternRewriter &rewriter,
+                        const LLVMTypeConverter &converter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  FailureOr<Memory> m = getMemory(op, op.getSource().getType(),
+                                  adaptor.getSource(), converter, b);
+  if (failed(m))
+    return failure();
+  Value offset, inside;
+  for (auto [d, index] : llvm::enumerate(adaptor.getIndices())) {
+    offset = addValues(b, loc, offset, scaledIndex(b, loc, *m, index, d));
+    inside = andValues(b, loc, inside, insideDim(b, loc, *m, index, d));
+  }
+  SmallVector<Value> value =
+      readElements(b, loc, op, *m, elementAddress(b, loc, *m, offset), inside,
+                   1, op.getNc(), adaptor.getOther());
+  rewriter.replaceOp(op, value.front());
+  return success();
+}
+
+LogicalResult lowerFragLoad(FragLoadOp op, OneToNAdaptor<FragLoadOp> adaptor,
+                            ConversionPatternRewriter &rewriter,
+                            const LLVMTypeConverter &converter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  auto frag = cast<FragType>(op.getType());
+  FailureOr<Memory> m = getMemory(op, op.getSource().getType(),
+                                  adaptor.getSource().front(), converter, b);
+  if (failed(m))
+    return failure();
+  SmallVector<Value> indices = operandGroup(op, adaptor.getOperands(), 1);
+  SmallVector<Value> other = operandGroup(op, adaptor.getOperands(), 2);
+  int64_t width = op.getVectorWidth();
+  SmallVector<Value> values;
+  for (const Access &access :
+       fragmentAccesses(b, loc, *m, frag, indices, width))
+    llvm::append_range(values,
+                       readElements(b, loc, op, *m, access.ptr, access.inside,
+                                    width, op.getNc(),
+                                    other.empty() ? Value() : other.front()));
+  replaceWithFragment(rewriter, op, values);
+  return success();
+}
+
+LogicalResult lowerFragStoreGlobal(FragStoreGlobalOp op,
+                                   OneToNAdaptor<FragStoreGlobalOp> adaptor,
+                                   ConversionPatternRewriter &rewriter,
+                                   const LLVMTypeConverter &converter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  auto frag = cast<FragType>(op.getValue().getType());
+  FragType full = frag.withBroadcast(FragBroadcast::none);
+  FailureOr<Memory> m = getMemory(op, op.getDst().getType(),
+                                  adaptor.getDst().front(), converter, b);
+  if (failed(m))
+    return failure();
+  // A broadcast fragment writes the full tile it stands for.
+  SmallVector<Value> values = alignToFragment(frag, adaptor.getValue(), full);
+  SmallVector<Value> indices = operandGroup(op, adaptor.getOperands(), 2);
+  int64_t width = op.getVectorWidth();
+  for (const Access &access :
+       fragmentAccesses(b, loc, *m, full, indices, width)) {
+    // Only the elements inside the tensor are written.
+    auto guard = scf::IfOp::create(b, loc, access.inside,
+                                   /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard insertion(b);
+    b.setInsertionPoint(guard.thenBlock()->getTerminator());
+    Value value = values[access.reg];
+    if (width > 1) {
+      value =
+          LLVM::UndefOp::create(b, loc, VectorType::get(width, m->elementType));
+      for (int64_t i = 0; i < width; ++i)
+        value = LLVM::InsertElementOp::create(
+            b, loc, value, values[access.reg + i], i32Const(b, loc, i));
+      Type type = accessType(b, *m, width);
+      if (type != value.getType())
+        value = LLVM::BitcastOp::create(b, loc, type, value);
+    }
+    LLVM::StoreOp::create(b, loc, value, access.ptr, width * m->elementBytes);
+  }
+  rewriter.eraseOp(op);
+  return success();
+}
+
+/// copy_async of a rank-1 tensor: a 1-D tile of the shared buffer's
+/// innermost dimension, by a 1-D tensor map or a bulk copy. Before the
+/// general TMA pattern (Copies.cpp), which plans 2-D boxes.
+struct VectorCopyLowering : ConvertOpToLLVMPattern<CopyAsyncOp> {
+  explicit VectorCopyLowering(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(CopyAsyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getGlobalType().getRank() != 1)
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    bool load = op.isLoad();
+    SmemType smemType = op.getSmemType();
+    ArrayRef<int64_t> shape = smemType.getShape();
+    int64_t elementBytes = smemType.getElementBytes();
+    ValueRange smemIdx =
+        load ? adaptor.getDstIndices() : adaptor.getSrcIndices();
+    Value start = (load ? adaptor.getSrcIndices() : adaptor.getDstIndices())[0];
+    // The leading indices select the tile, row-major.
+    Value tileOffset;
+    int64_t stride = shape.back() * elementBytes;
+    for (size_t d = smemIdx.size(); d-- > 0;) {
+      tileOffset =
+          addValues(b, loc, tileOffset, mulConst(b, loc, smemIdx[d], stride));
+      stride *= shape[d];
+    }
+    Value tile = load ? adaptor.getDst() : adaptor.getSrc();
+    if (tileOffset)
+      tile = byteGep(b, loc, tile, tileOffset);
+    Value bar;
+    if (load) {
+      if (cast<BarrierType>(op.getBarrier().getType()).getRemote())
+        return op.emitOpError("a remote barrier needs the 2-CTA form "
+                              "(cta_group 2), which 1-D copies lack");
+      bar = barrierAt(b, loc, adaptor.getBarrier(), adaptor.getBarrierIndex());
+    }
+    auto clusterTile = [&] {
+      return LLVM::AddrSpaceCastOp::create(
+          b, loc,
+          LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace),
+          tile);
+    };
+
+    if (op.getDispatch() == CopyDispatch::bulk) {
+      FailureOr<Memory> m = getMemory(op, op.getGlobalType(), adaptor.getSrc(),
+                                      *getTypeConverter(), b);
+      if (failed(m))
+        return failure();
+      // The bytes inside the tensor; the barrier expects the whole tile.
+      int64_t total = shape.back() * elementBytes;
+      Value inside = insideDim(b, loc, *m, start, 0);
+      Value count = arith::MinSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, m->dims[0], start),
+          i32Const(b, loc, shape.back()));
+      Value bytes = arith::SelectOp::create(
+          b, loc, inside, mulConst(b, loc, count, elementBytes),
+          i32Const(b, loc, 0));
+      // Copy what is inside (if anything); complete the rest on the barrier.
+      auto ifNonZero = [&](Value count, llvm::function_ref<void()> body) {
+        auto guard = scf::IfOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, count,
+                                  i32Const(b, loc, 0)),
+            /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard insertion(b);
+        b.setInsertionPoint(guard.thenBlock()->getTerminator());
+        body();
+      };
+      ifNonZero(bytes, [&] {
+        Value src =
+            elementAddress(b, loc, *m, scaledIndex(b, loc, *m, start, 0));
+        NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+            b, loc, clusterTile(), src, bar, bytes, /*multicastMask=*/Value(),
+            /*l2CacheHint=*/Value());
+      });
+      Value missing =
+          arith::SubIOp::create(b, loc, i32Const(b, loc, total), bytes);
+      ifNonZero(missing, [&] {
+        NVVM::MBarrierCompleteTxOp::create(b, loc, bar, missing);
+      });
+      rewriter.eraseOp(op);
+      return success();
+    }
+
+    LLVM::LLVMFuncOp func = getFunc(op);
+    int64_t mapIndex = getKernelAbi(func).getParamIndex(op.getTensormapAttr());
+    if (mapIndex < 0)
+      return rewriter.notifyMatchFailure(op, "tensor map not in the ABI");
+    Value tmap = func.getArgument(mapIndex);
+    if (load) {
+      Value mask;
+      if (auto bits = op.getMulticast())
+        mask = arith::ConstantIntOp::create(b, loc, b.getI16Type(), *bits);
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, clusterTile(), tmap, ValueRange{start}, bar, ValueRange{},
+          mask, Value(), NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+          NVVM::CTAGroupKindAttr(), Value());
+    } else if (op.getReduceAdd()) {
+      NVVM::CpAsyncBulkTensorReduceOp::create(
+          b, loc, tmap, tile, NVVM::TMAReduxKind::ADD, NVVM::TMAStoreMode::TILE,
+          ValueRange{start}, Value());
+    } else {
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          b, loc, tmap, tile, ValueRange{start}, Value(),
+          NVVM::TMAStoreMode::TILE, Value());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::populateTileLoadsToNVVMPatterns(LLVMTypeConverter &converter,
+                                                 RewritePatternSet &patterns) {
+  patterns
+      .add<OpLowering<LoadOp, lowerLoad>, OpLowering<FragLoadOp, lowerFragLoad>,
+           OpLowering<FragStoreGlobalOp, lowerFragStoreGlobal>,
+           VectorCopyLowering>(converter);
+}

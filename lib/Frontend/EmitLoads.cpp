@@ -1,0 +1,284 @@
+//===- EmitLoads.cpp - loads into registers and stores to global memory --===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// An indexed global tensor or shared buffer used as a value is a scalar load
+// (`let g = grp[mb]`); `load(src[...], like = acc, broadcast = rows)` reads a
+// fragment in the layout of `acc` (or one value per row or column of it);
+// `store(D[m, n], frag)` into a global tensor writes the fragment, guarded at
+// the tensor's edges. Each checks what the text shows (ranks, ranges against
+// the fragment); the verifiers check types and constant bounds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Frontend/Emitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace tilec::frontend;
+using namespace mlir;
+
+/// In FragBroadcast order after `none`.
+static const llvm::StringRef kLoadBroadcasts[] = {"rows", "cols"};
+
+/// The shape and element type of a global tensor or shared buffer, or
+/// nothing for other buffers.
+static std::optional<std::pair<ArrayRef<int64_t>, Type>>
+memoryShape(const BufferRef &ref) {
+  if (auto global = ref.base.getValueType<tile::GlobalType>())
+    return std::make_pair(global.getShape(), global.getElementType());
+  if (auto smem = ref.base.getValueType<tile::SmemType>())
+    return std::make_pair(smem.getShape(), smem.getElementType());
+  return std::nullopt;
+}
+
+Value Emitter::loadFill(const Expr &expr, Type elementType) {
+  Val val = eval(expr);
+  if (val.isError())
+    return {};
+  Location l = loc(expr.getLoc());
+  if (auto floatType = dyn_cast<FloatType>(elementType);
+      floatType && (val.isInt() || val.isFloat())) {
+    llvm::APFloat value(val.isInt() ? static_cast<double>(val.intValue)
+                                    : val.floatValue);
+    bool lost = false;
+    value.convert(floatType.getFloatSemantics(),
+                  llvm::APFloat::rmNearestTiesToEven, &lost);
+    return arith::ConstantFloatOp::create(builder, l, floatType, value);
+  }
+  if (elementType.isSignlessInteger() && val.isInt())
+    return materialize(val, expr.getRange(), elementType);
+  if (val.isValue() && val.type == elementType)
+    return val.value;
+  error(expr.getRange(), "other is what a load reads past the tensor's edge: "
+                         "a number or a value of the elements' type, " +
+                             tile::getElementTypeName(elementType) + ", got " +
+                             describeVal(val));
+  return {};
+}
+
+Val Emitter::loadScalar(const BufferRef &ref, const Expr *other,
+                        llvm::SMLoc at) {
+  auto [shape, elementType] = *memoryShape(ref);
+  std::string name = ref.name();
+  if (ref.items.size() != shape.size()) {
+    error(ref.getRange(), "'" + name + "' has rank " +
+                              llvm::Twine(shape.size()) + " (shape " +
+                              shapeText(shape) + "): index it with " +
+                              llvm::Twine(shape.size()) + " indices, got " +
+                              llvm::Twine(ref.items.size()));
+    return Val::error();
+  }
+  if (!elementType.isSignlessInteger(32) && !elementType.isF32()) {
+    error(ref.getRange(), "a scalar load reads i32 or f32 elements, but '" +
+                              name + "' holds " +
+                              tile::getElementTypeName(elementType));
+    return Val::error();
+  }
+  SmallVector<Value> indices;
+  for (const IndexItem &item : ref.items) {
+    if (item.kind != IndexItem::Kind::Scalar) {
+      error(item.range, "a load of one element takes an index here, not a "
+                        "range; load a fragment with load(" +
+                            name + "[...], like = acc)");
+      return Val::error();
+    }
+    Value index = evalI32(*item.start, "an index");
+    if (!index)
+      return Val::error();
+    indices.push_back(index);
+  }
+  Value fill;
+  if (other && !(fill = loadFill(*other, elementType)))
+    return Val::error();
+  return Val::of(tile::LoadOp::create(builder, loc(at), elementType,
+                                      ref.base.value, indices, fill,
+                                      /*nc=*/false));
+}
+
+Val Emitter::emitIndexLoad(const IndexExpr &expr) {
+  std::optional<BufferRef> ref = evalBufferRef(expr, "an indexed value");
+  if (!ref)
+    return Val::error();
+  return loadScalar(*ref, nullptr, expr.getLoc());
+}
+
+bool Emitter::tileStarts(const BufferRef &ref, ArrayRef<int64_t> extents,
+                         llvm::ArrayRef<llvm::StringRef> what,
+                         SmallVectorImpl<Value> &indices) {
+  auto [shape, elementType] = *memoryShape(ref);
+  std::string name = ref.name();
+  size_t rank = shape.size(), spanned = extents.size();
+  if (ref.items.size() != rank) {
+    error(ref.getRange(), "'" + name + "' has rank " + llvm::Twine(rank) +
+                              ": give " + llvm::Twine(rank) +
+                              " indices (the leading ones, then where the "
+                              "fragment starts), got " +
+                              llvm::Twine(ref.items.size()));
+    return false;
+  }
+  for (auto [d, item] : llvm::enumerate(ref.items)) {
+    bool leading = d + spanned < rank;
+    if (leading && item.kind != IndexItem::Kind::Scalar) {
+      error(item.range, "the leading dimensions of '" + name +
+                            "' select one row or stage: write an index "
+                            "here, not a range");
+      return false;
+    }
+    Value start = item.kind == IndexItem::Kind::Scalar
+                      ? evalI32(*item.start, "an index")
+                      : startOf(item);
+    if (!start)
+      return false;
+    indices.push_back(start);
+    if (leading)
+      continue;
+    size_t span = d - (rank - spanned);
+    int64_t size = ShapedType::isDynamic(shape[d]) ? -1 : shape[d];
+    std::optional<int64_t> extent = extentOf(item, size);
+    if (item.kind != IndexItem::Kind::Scalar && extent &&
+        *extent != extents[span]) {
+      error(item.range, "this range spans " + llvm::Twine(*extent) +
+                            " elements, but the fragment has " +
+                            llvm::Twine(extents[span]) + " " + what[span]);
+      return false;
+    }
+  }
+  return true;
+}
+
+Val Emitter::emitLoad(const CallExpr &call) {
+  SmallVector<const Expr *> args;
+  if (!bindArgs(call, "load",
+                {{"src", true},
+                 {"like", false},
+                 {"broadcast", false},
+                 {"other", false}},
+                args))
+    return Val::error();
+  std::optional<BufferRef> src = evalBufferRef(*args[0], "the source of load");
+  if (!src)
+    return Val::error();
+  if (!memoryShape(*src)) {
+    error(args[0]->getRange(),
+          "load reads a global tensor or a shared-memory buffer, got " +
+              describeVal(src->base));
+    return Val::error();
+  }
+  if (!args[1]) {
+    if (args[2]) {
+      error(args[2]->getRange(), "broadcast = ... shapes a fragment: give "
+                                 "the fragment with like = ...");
+      return Val::error();
+    }
+    return loadScalar(*src, args[3], call.getLoc());
+  }
+  Val like = eval(*args[1]);
+  if (like.isError())
+    return Val::error();
+  auto likeType = like.getValueType<tile::FragType>();
+  if (!likeType) {
+    error(args[1]->getRange(),
+          "like = ... takes a register fragment whose shape and layout the "
+          "load follows (the accumulator), got " +
+              describeVal(like));
+    return Val::error();
+  }
+  auto broadcast = tile::FragBroadcast::none;
+  if (args[2]) {
+    std::optional<unsigned> choice =
+        evalChoice(*args[2], "broadcast", kLoadBroadcasts);
+    if (!choice)
+      return Val::error();
+    broadcast = static_cast<tile::FragBroadcast>(*choice + 1);
+  }
+  auto [shape, elementType] = *memoryShape(*src);
+  ArrayRef<int64_t> fragShape = likeType.getShape();
+  SmallVector<int64_t, 2> extents;
+  SmallVector<llvm::StringRef, 2> what;
+  if (broadcast == tile::FragBroadcast::none) {
+    if (shape.size() < 2) {
+      error(args[0]->getRange(),
+            "a full fragment reads a 2-D tile, but '" + src->name() +
+                "' has rank 1; read one value per column with broadcast = "
+                "cols (or per row with rows)");
+      return Val::error();
+    }
+    extents = {fragShape[0], fragShape[1]};
+    what = {"rows", "columns"};
+  } else if (broadcast == tile::FragBroadcast::rows) {
+    extents = {fragShape[0]};
+    what = {"rows"};
+  } else {
+    extents = {fragShape[1]};
+    what = {"columns"};
+  }
+  SmallVector<Value> indices;
+  if (!tileStarts(*src, extents, what, indices))
+    return Val::error();
+  Value fill;
+  if (args[3] && !(fill = loadFill(*args[3], elementType)))
+    return Val::error();
+  Location l = loc(call.getLoc());
+  auto type = tile::FragType::getChecked([&] { return emitError(l); }, &context,
+                                         fragShape, elementType,
+                                         likeType.getLayout(), broadcast);
+  if (!type)
+    return Val::error();
+  return Val::of(tile::FragLoadOp::create(builder, l, type, src->base.value,
+                                          indices, fill, /*nc=*/false,
+                                          /*vector=*/nullptr));
+}
+
+Val Emitter::storeGlobal(const CallExpr &call, const BufferRef &dst,
+                         const Val &value) {
+  auto frag = cast<tile::FragType>(value.type);
+  auto global = dst.base.getValueType<tile::GlobalType>();
+  if (global.getRank() < 2) {
+    error(dst.getRange(),
+          "store writes a 2-D tile, but '" + dst.name() + "' has rank 1");
+    return Val::error();
+  }
+  static const llvm::StringRef kWhat[] = {"rows", "columns"};
+  SmallVector<Value> indices;
+  if (!tileStarts(dst, frag.getShape(), kWhat, indices))
+    return Val::error();
+  tile::FragStoreGlobalOp::create(builder, loc(call.getLoc()), value.value,
+                                  dst.base.value, indices,
+                                  /*vector=*/nullptr);
+  return Val::error();
+}
+
+bool Emitter::vectorTileIndices(const BufferRef &ref,
+                                SmallVectorImpl<Value> &indices) {
+  auto type = ref.base.getValueType<tile::SmemType>();
+  ArrayRef<int64_t> shape = type.getShape();
+  std::string name = ref.name();
+  size_t lead = shape.size() - 1;
+  if (ref.items.size() > shape.size() ||
+      (ref.items.size() < lead && ref.indexed) || (!ref.indexed && lead != 0)) {
+    error(ref.getRange(),
+          "a rank-1 tensor copies a 1-D tile: select one row of '" + name +
+              "' (shape " + shapeText(shape) + ") with " + llvm::Twine(lead) +
+              " leading ind" + (lead == 1 ? "ex" : "ices"));
+    return false;
+  }
+  if (!leadingTileIndices(ref, lead, indices))
+    return false;
+  if (ref.items.size() == shape.size()) {
+    const IndexItem &item = ref.items.back();
+    std::optional<int64_t> extent = extentOf(item, shape.back());
+    if (item.kind != IndexItem::Kind::Full &&
+        !(extent && *extent == shape.back() &&
+          item.kind == IndexItem::Kind::Range &&
+          (!item.start || tryFoldInt(*item.start) == 0))) {
+      error(item.range, "copy_async moves whole tiles: write ':' for the "
+                        "last dimension of '" +
+                            name + "'");
+      return false;
+    }
+  }
+  return true;
+}

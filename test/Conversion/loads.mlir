@@ -1,0 +1,69 @@
+// RUN: tile-opt %s --tile-warp-specialize --tile-allocate-smem --tile-dispatch --tile-convert-to-nvvm --split-input-file | FileCheck %s
+
+// A tensor read or written directly gets a pointer parameter (aligned to
+// its widest access) and i64 strides for its outer dims, after the tensor
+// maps and around the dims. A guarded global load reads __tile_zeros where
+// its index is outside the tensor (a select, no branch), through the
+// read-only cache (invariant) when the kernel never writes the tensor.
+// CHECK: llvm.mlir.global internal constant @__tile_zeros("{{.*}}") {addr_space = 1 : i32, alignment = 16 : i64}
+// CHECK-LABEL: llvm.func @scalar(
+// CHECK-SAME: %[[G:[a-z0-9]+]]: !llvm.ptr<1>, %[[R:[a-z0-9]+]]: !llvm.ptr<1>, %[[DIMG:[a-z0-9]+]]: i32, %{{.*}}: i32, %{{.*}}: i32, %[[STRIDE:[a-z0-9]+]]: i64)
+// CHECK-SAME: tile.kernel_abi = #tile.kernel_abi<params = [#tile.pointer_param<arg = 0, align = 4>, #tile.pointer_param<arg = 1, align = 8>, #tile.dim_param<arg = 0, dim = 0>, #tile.dim_param<arg = 1, dim = 0>, #tile.dim_param<arg = 1, dim = 1>, #tile.stride_param<arg = 1, dim = 0>]
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %[[DIMG]] : i32
+// CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[G]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+// CHECK: %[[ZEROS:.*]] = llvm.mlir.addressof @__tile_zeros : !llvm.ptr<1>
+// CHECK: %[[SAFE:.*]] = llvm.select %[[IN]], %[[ADDR]], %[[ZEROS]] : i1, !llvm.ptr<1>
+// CHECK: llvm.load %[[SAFE]] invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+// A full fragment: rows scaled by the stride, pairs of columns.
+// CHECK: arith.muli %{{.*}}, %[[STRIDE]] : i64
+// CHECK: llvm.load %{{.*}} invariant {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+tile.kernel @scalar(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %tid = tile.id thread
+  %g = tile.load %grp[%tid] : !tile.global<?xi32> -> i32
+  %m = arith.muli %g, %c64 : i32
+  %r = tile.frag.load %R[%m, %c0] : !tile.global<?x?xf32> -> !tile.frag<64x64xf32, wgmma_acc>
+  %s = tile.frag.reduce sum %r axis 1 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc, rows>
+}
+
+// -----
+
+// A shared-memory load is unguarded; a guarded store writes each pair (a
+// bf16 pair as one 32-bit word) under an scf.if on its bounds.
+// CHECK-LABEL: llvm.func @shared_and_store(
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: scf.if %{{.*}} {
+// CHECK: %[[PAIR:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK: llvm.store %[[PAIR]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+tile.kernel @shared_and_store(%D: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<4x64xf32, none>
+  %c0 = arith.constant 0 : i32
+  %rs = tile.frag.load %s[%c0, %c0] : !tile.smem<4x64xf32, none> -> !tile.frag<64x64xf32, wgmma_acc, rows>
+  %h = tile.frag.cast %rs : !tile.frag<64x64xf32, wgmma_acc, rows> -> !tile.frag<64x64xbf16, wgmma_acc, rows>
+  tile.frag.store_global %h, %D[%c0, %c0] : !tile.frag<64x64xbf16, wgmma_acc, rows>, !tile.global<?x?xbf16>
+}
+
+// -----
+
+// A rank-1 copy: one 1-D TMA box, or a bulk copy of the bytes inside the
+// tensor with mbarrier.complete_tx for the rest of the tile.
+// CHECK-LABEL: llvm.func @vector_copies(
+// CHECK-SAME: %[[MAP:[a-z0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %[[X:[a-z0-9]+]]: !llvm.ptr<1>
+// CHECK-SAME: #tile.tensormap<arg = 0, box = [64], swizzle = none>, #tile.pointer_param<arg = 0, align = 16>
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP]], %{{.*}}, box[%{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: scf.if
+// CHECK: nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<7>, <1>
+// CHECK: scf.if
+// CHECK: nvvm.mbarrier.complete_tx %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32
+tile.kernel @vector_copies(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<2x64xf32, none>
+  %t = tile.smem_alloc : !tile.smem<512xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  tile.single_thread cta {
+    tile.copy_async %s[%c1], %X[%c0] barrier %full[%c0] : !tile.smem<2x64xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+    tile.copy_async %t[], %X[%c0] barrier %full[%c0] : !tile.smem<512xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+  }
+}
