@@ -14,6 +14,18 @@
 using namespace mlir;
 using namespace mlir::tile;
 
+// tile.sched.coords: its block indices print no types, one i32 per extent.
+static ParseResult parseOneI32PerExtent(
+    OpAsmParser &parser,
+    const SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dims,
+    SmallVectorImpl<Type> &types) {
+  types.assign(dims.size(), parser.getBuilder().getI32Type());
+  return success();
+}
+
+static void printOneI32PerExtent(OpAsmPrinter &, Operation *, OperandRange,
+                                 TypeRange) {}
+
 #define GET_OP_CLASSES
 #include "dialects/Tile/TileOps.cpp.inc"
 
@@ -628,17 +640,19 @@ LogicalResult SchedNumTilesOp::verify() {
 LogicalResult SchedCoordsOp::verify() {
   if (getGroup() < 1)
     return emitOpError("group must be positive, got ") << getGroup();
-  return verifyExtents(*this, getDims().size(), getBlock());
+  if (failed(verifyExtents(*this, getDims().size(), getBlock())))
+    return failure();
+  if (getNumResults() != getDims().size())
+    return emitOpError("gives one block index per extent: ")
+           << getDims().size() << " extents, " << getNumResults() << " results";
+  return success();
 }
 
-LogicalResult
-SchedCoordsOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
-                                Adaptor adaptor,
-                                SmallVectorImpl<Type> &inferredReturnTypes) {
-  // One block index per extent.
-  inferredReturnTypes.assign(adaptor.getDims().size(),
-                             IntegerType::get(context, 32));
-  return success();
+void SchedCoordsOp::build(OpBuilder &builder, OperationState &state, Value tile,
+                          ValueRange dims, ArrayRef<int64_t> block,
+                          uint64_t group) {
+  SmallVector<Type, 3> types(dims.size(), builder.getI32Type());
+  build(builder, state, types, tile, dims, block, group);
 }
 
 void SchedCoordsOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {

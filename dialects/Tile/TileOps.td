@@ -8,7 +8,6 @@ include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
-include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "TileDialect.td"
 include "TileEnums.td"
@@ -724,7 +723,7 @@ def Tile_SchedNumTilesOp : Tile_Op<"sched.num_tiles", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_SchedCoordsOp : Tile_Op<"sched.coords", [Pure, InferTypeOpAdaptor,
+def Tile_SchedCoordsOp : Tile_Op<"sched.coords", [Pure,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "the block indices of linear tile `tile`, grouped for L2 reuse";
   let description = [{
@@ -744,7 +743,15 @@ def Tile_SchedCoordsOp : Tile_Op<"sched.coords", [Pure, InferTypeOpAdaptor,
                        DenseI64ArrayAttr:$block,
                        DefaultValuedAttr<I64Attr, "1">:$group);
   let results = (outs Variadic<I32>:$blocks);
-  let assemblyFormat = "$tile `,` $dims `block` $block (`group` $group^)? attr-dict";
+  let assemblyFormat = [{
+    $tile `,` $dims `block` $block (`group` $group^)?
+    `` custom<OneI32PerExtent>(ref($dims), type($blocks)) attr-dict
+  }];
+  let builders = [
+    // One i32 block index per extent.
+    OpBuilder<(ins "Value":$tile, "ValueRange":$dims,
+                   "ArrayRef<int64_t>":$block, "uint64_t":$group)>
+  ];
   let hasVerifier = 1;
 }
 
