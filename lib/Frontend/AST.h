@@ -381,7 +381,8 @@ public:
   ExprPtr expr;
 };
 
-/// `for VARS in ITER { body }`; ITER is range(...), unroll(...) or tiles(...).
+/// `for VARS in ITER { body }`; ITER is range(...), unroll(...), tiles(...) or
+/// persistent(...).
 class ForStmt : public Stmt {
 public:
   struct Var {

@@ -104,12 +104,10 @@ llvm::ArrayRef<llvm::StringRef> tilec::frontend::getForIteratorNames() {
   return names;
 }
 
-std::string tilec::frontend::describeUnpackable() {
+std::string tilec::frontend::describeBuiltins(BuiltinKind kind) {
+  std::vector<llvm::StringRef> names = builtinNamesWhere(
+      [&](const Builtin &builtin) { return builtin.kind == kind; });
   std::string text;
-  std::vector<llvm::StringRef> names =
-      builtinNamesWhere([](const Builtin &builtin) {
-        return builtin.kind == BuiltinKind::Values;
-      });
   for (auto [i, name] : llvm::enumerate(names))
     text += (i == 0                  ? ""
              : i + 1 == names.size() ? " or "
@@ -184,7 +182,7 @@ bool Emitter::evalCallValues(const CallExpr &call,
     if (evalCall(call, /*isStatement=*/false).isError())
       return false;
     error(call.getRange(), "'let (...)' unpacks the values of " +
-                               describeUnpackable() +
+                               describeBuiltins(BuiltinKind::Values) +
                                "; this call gives one value");
     return false;
   }

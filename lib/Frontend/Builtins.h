@@ -69,8 +69,9 @@ const Builtin *findBuiltin(llvm::StringRef name);
 llvm::ArrayRef<llvm::StringRef> getBuiltinNames();
 /// The names of the for-iterators: range, unroll, tiles, persistent.
 llvm::ArrayRef<llvm::StringRef> getForIteratorNames();
-/// The builtins that give several values, for messages: "tile_coords(...)".
-std::string describeUnpackable();
+/// The builtins of one kind, for messages: "range(...), unroll(...) or
+/// tiles(...)".
+std::string describeBuiltins(BuiltinKind kind);
 
 } // namespace tilec::frontend
 

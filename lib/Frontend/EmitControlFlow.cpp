@@ -283,7 +283,8 @@ void Emitter::emitFor(const ForStmt &stmt) {
   std::string hint =
       callee ? didYouMean(callee->name, getForIteratorNames()) : "";
   error(callee ? callee->getRange() : stmt.iter->getRange(),
-        "a for loop runs over range(...), unroll(...) or tiles(...)" + hint);
+        "a for loop runs over " + describeBuiltins(BuiltinKind::ForIterator) +
+            hint);
 }
 
 /// The bounds of range(...) and unroll(...): (stop), (start, stop) or

@@ -61,7 +61,7 @@ void Emitter::emitUnpackingLet(const LetStmt &stmt) {
     ok = evalCallValues(*call, values);
   else if (!eval(*stmt.value).isError())
     error(stmt.value->getRange(), "'let (...)' unpacks the values of " +
-                                      describeUnpackable() +
+                                      describeBuiltins(BuiltinKind::Values) +
                                       ", not a single value");
   if (ok && values.size() != stmt.unpacked.size()) {
     llvm::SMRange names(stmt.unpacked.front().range.Start,
