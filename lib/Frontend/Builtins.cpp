@@ -129,18 +129,16 @@ Val Emitter::evalCall(const CallExpr &call, bool isStatement) {
   }
   llvm::StringRef name = callee->name;
   const Builtin *builtin = findBuiltin(name);
-  if (builtin && builtin->kind == BuiltinKind::ForIterator) {
-    error(callee->getRange(), name +
-                                  "(...) is only used in a for loop, as "
-                                  "in 'for i in " +
-                                  name + "(...)'");
-    return Val::error();
-  }
-  if (builtin && builtin->kind == BuiltinKind::Values) {
-    error(callee->getRange(), name +
-                                  "(...) gives several values; unpack them, "
-                                  "as in 'let (a, b) = " +
-                                  name + "(...)'");
+  // Loop iterators and builtins of several values are no expressions.
+  if (builtin && (builtin->kind == BuiltinKind::ForIterator ||
+                  builtin->kind == BuiltinKind::Values)) {
+    bool isLoop = builtin->kind == BuiltinKind::ForIterator;
+    error(callee->getRange(),
+          name +
+              (isLoop ? "(...) is only used in a for loop, as in 'for i in "
+                      : "(...) gives several values; unpack them, as in "
+                        "'let (a, b) = ") +
+              name + "(...)'");
     return Val::error();
   }
   if (!builtin) {
