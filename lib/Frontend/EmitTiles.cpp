@@ -6,12 +6,12 @@
 //
 // The workers of a persistent kernel (CTAs, or clusters) share out linear
 // tile indices round-robin: worker w takes w, w + W, w + 2W, ... Three
-// constructs build schedules from that, and grouped schedulers combine the
-// last two in the DSL, with extents known only at run time:
+// constructs build schedules on that; grouped schedulers combine the last
+// two in the DSL, with extents known only at run time:
 //
-//   for (m, n) in tiles(M, N, block = (BM, BN))   a whole M x N problem
-//   for t in persistent(start, stop)              this worker's tiles of a
-//   range let (m, n) = tile_coords(t, m_tiles, n_tiles) the L2-grouped remap
+//   tiles(M, N, block = (BM, BN))       a whole M x N (or batched) problem
+//   persistent(start, stop)             this worker's tiles of a range
+//   tile_coords(t, m_tiles, n_tiles)    the L2-grouped (m, n) of tile t
 //
 // tiles(...) is tile.sched.num_tiles, the loop and tile.sched.coords;
 // tile_coords(...) is tile.sched.coords over extents counted in tiles.
