@@ -14,6 +14,18 @@
 using namespace mlir;
 using namespace mlir::tile;
 
+// tile.sched.coords: its block indices print no types, one i32 per extent.
+static ParseResult parseOneI32PerExtent(
+    OpAsmParser &parser,
+    const SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dims,
+    SmallVectorImpl<Type> &types) {
+  types.assign(dims.size(), parser.getBuilder().getI32Type());
+  return success();
+}
+
+static void printOneI32PerExtent(OpAsmPrinter &, Operation *, OperandRange,
+                                 TypeRange) {}
+
 #define GET_OP_CLASSES
 #include "dialects/Tile/TileOps.cpp.inc"
 
@@ -645,18 +657,49 @@ LogicalResult BulkWaitOp::verify() {
 // Scheduler
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifyBlock(Operation *op, ArrayRef<int64_t> block) {
-  if (block.size() != 2 || block[0] < 1 || block[1] < 1)
-    return op->emitOpError("block must be two positive sizes [m, n]");
+/// The extents and block sizes of a scheduler op: (m, n) or (batch, m, n),
+/// one positive size each.
+static LogicalResult verifyExtents(Operation *op, size_t numDims,
+                                   ArrayRef<int64_t> block) {
+  if (numDims != 2 && numDims != 3)
+    return op->emitOpError("takes two extents (m, n) or three (batch, m, n), "
+                           "got ")
+           << numDims;
+  if (block.size() != numDims ||
+      llvm::any_of(block, [](int64_t size) { return size < 1; }))
+    return op->emitOpError(numDims == 2
+                               ? "block must be two positive sizes [m, n]"
+                               : "block must be three positive sizes "
+                                 "[batch, m, n]");
   return success();
 }
 
 LogicalResult SchedNumTilesOp::verify() {
-  return verifyBlock(*this, getBlock());
+  return verifyExtents(*this, getDims().size(), getBlock());
 }
 
 LogicalResult SchedCoordsOp::verify() {
   if (getGroup() < 1)
     return emitOpError("group must be positive, got ") << getGroup();
-  return verifyBlock(*this, getBlock());
+  if (failed(verifyExtents(*this, getDims().size(), getBlock())))
+    return failure();
+  if (getNumResults() != getDims().size())
+    return emitOpError("gives one block index per extent: ")
+           << getDims().size() << " extents, " << getNumResults() << " results";
+  return success();
+}
+
+void SchedCoordsOp::build(OpBuilder &builder, OperationState &state, Value tile,
+                          ValueRange dims, ArrayRef<int64_t> block,
+                          uint64_t group) {
+  SmallVector<Type, 3> types(dims.size(), builder.getI32Type());
+  build(builder, state, types, tile, dims, block, group);
+}
+
+void SchedCoordsOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  static const char *const kNames[] = {"b_block", "m_block", "n_block"};
+  size_t skip = 3 - std::min<size_t>(getNumResults(), 3);
+  for (auto [result, name] :
+       llvm::zip(getResults(), ArrayRef(kNames).drop_front(skip)))
+    setNameFn(result, name);
 }

@@ -707,27 +707,53 @@ def Tile_FenceOp : Tile_Op<"fence", [MemoryEffects<[MemRead, MemWrite]>]> {
 //===----------------------------------------------------------------------===//
 
 def Tile_SchedNumTilesOp : Tile_Op<"sched.num_tiles", [Pure]> {
-  let summary = "the number of output tiles of an M x N problem";
+  let summary = "the number of output tiles of an M x N or batch x M x N problem";
   let description = [{
-    `%n = tile.sched.num_tiles %M, %N block [128, 256]`
+    The extents are given outermost first, two (m, n) or three (batch, m, n),
+    with one positive block size each; each extent is rounded up to whole
+    blocks. Extents may be run-time values: with block sizes of 1 they are
+    counts of tiles already (a group's `ceildiv(masked_m[g], BLK_M)`).
+
+    ```mlir
+    %n = tile.sched.num_tiles %M, %N block [128, 256]
+    %nb = tile.sched.num_tiles %B, %M, %N block [1, 128, 256]
+    ```
   }];
-  let arguments = (ins I32:$m, I32:$n, DenseI64ArrayAttr:$block);
+  let arguments = (ins Variadic<I32>:$dims, DenseI64ArrayAttr:$block);
   let results = (outs I32:$result);
-  let assemblyFormat = "$m `,` $n `block` $block attr-dict";
+  let assemblyFormat = "$dims `block` $block attr-dict";
   let hasVerifier = 1;
 }
 
-def Tile_SchedCoordsOp : Tile_Op<"sched.coords", [Pure]> {
-  let summary = "the (m, n) block indices of linear tile `tile`, grouped for L2 reuse";
+def Tile_SchedCoordsOp : Tile_Op<"sched.coords", [Pure,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "the block indices of linear tile `tile`, grouped for L2 reuse";
   let description = [{
-    Tiles are visited in groups of `group` block rows so that CTAs running
-    at the same time share A and B tiles in L2 (DeepGEMM's swizzled block
-    index). `%mi, %ni = tile.sched.coords %t, %M, %N block [128, 256] group 8`
+    One block index per extent (the extents and blocks of
+    `tile.sched.num_tiles`). Tiles are visited in groups of `group` block
+    rows so that CTAs running at the same time share A and B tiles in L2
+    (DeepGEMM's swizzled block index). With three extents the walk is
+    batch-major: all tiles of batch 0 first, and the groups lie within a
+    batch.
+
+    ```mlir
+    %mi, %ni = tile.sched.coords %t, %M, %N block [128, 256] group 8
+    %b, %mi, %ni = tile.sched.coords %t, %B, %M, %N block [1, 128, 256] group 8
+    ```
   }];
-  let arguments = (ins I32:$tile, I32:$m, I32:$n, DenseI64ArrayAttr:$block,
+  let arguments = (ins I32:$tile, Variadic<I32>:$dims,
+                       DenseI64ArrayAttr:$block,
                        DefaultValuedAttr<I64Attr, "1">:$group);
-  let results = (outs I32:$m_block, I32:$n_block);
-  let assemblyFormat = "$tile `,` $m `,` $n `block` $block (`group` $group^)? attr-dict";
+  let results = (outs Variadic<I32>:$blocks);
+  let assemblyFormat = [{
+    $tile `,` $dims `block` $block (`group` $group^)?
+    `` custom<OneI32PerExtent>(ref($dims), type($blocks)) attr-dict
+  }];
+  let builders = [
+    // One i32 block index per extent.
+    OpBuilder<(ins "Value":$tile, "ValueRange":$dims,
+                   "ArrayRef<int64_t>":$block, "uint64_t":$group)>
+  ];
   let hasVerifier = 1;
 }
 

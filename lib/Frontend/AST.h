@@ -336,17 +336,25 @@ public:
   std::vector<Clause> clauses;
 };
 
-/// `let NAME = expr`.
+/// `let NAME = expr`, or `let (NAME, NAME, ...) = call` unpacking the
+/// values of a builtin that gives several (`tile_coords`).
 class LetStmt : public Stmt {
 public:
+  struct Name {
+    llvm::StringRef name;
+    llvm::SMRange range;
+  };
   LetStmt(llvm::SMRange range, llvm::StringRef name, llvm::SMRange nameRange,
-          ExprPtr value)
+          ExprPtr value, std::vector<Name> unpacked = {})
       : Stmt(Kind::Let, range), name(name), nameRange(nameRange),
-        value(std::move(value)) {}
+        value(std::move(value)), unpacked(std::move(unpacked)) {}
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Let; }
+  /// The (first) name.
   llvm::StringRef name;
   llvm::SMRange nameRange;
   ExprPtr value;
+  /// `let (a, b) = ...`: every name, in order; empty for `let a = ...`.
+  std::vector<Name> unpacked;
 };
 
 /// `NAME = expr`, `NAME += expr`, ...
@@ -373,7 +381,8 @@ public:
   ExprPtr expr;
 };
 
-/// `for VARS in ITER { body }`; ITER is range(...), unroll(...) or tiles(...).
+/// `for VARS in ITER { body }`; ITER is range(...), unroll(...), tiles(...) or
+/// persistent(...).
 class ForStmt : public Stmt {
 public:
   struct Var {

@@ -65,6 +65,11 @@ llvm::ArrayRef<Builtin> tilec::frontend::getBuiltins() {
       {"range", Kind::ForIterator, true, nullptr, &Emitter::emitRangeFor},
       {"unroll", Kind::ForIterator, true, nullptr, &Emitter::emitUnrollFor},
       {"tiles", Kind::ForIterator, true, nullptr, &Emitter::emitTilesFor},
+      {"persistent", Kind::ForIterator, true, nullptr,
+       &Emitter::emitPersistentFor},
+      // Gives several values (`let (a, b) = ...`).
+      {"tile_coords", Kind::Values, true, nullptr, nullptr, false,
+       &Emitter::emitTileCoords},
   };
   return kBuiltins;
 }
@@ -100,6 +105,18 @@ llvm::ArrayRef<llvm::StringRef> tilec::frontend::getForIteratorNames() {
   return names;
 }
 
+std::string tilec::frontend::describeBuiltins(BuiltinKind kind) {
+  std::vector<llvm::StringRef> names = builtinNamesWhere(
+      [&](const Builtin &builtin) { return builtin.kind == kind; });
+  std::string text;
+  for (auto [i, name] : llvm::enumerate(names))
+    text += (i == 0                  ? ""
+             : i + 1 == names.size() ? " or "
+                                     : ", ") +
+            name.str() + "(...)";
+  return text;
+}
+
 Val Emitter::evalCall(const CallExpr &call, bool isStatement) {
   if (auto *member = llvm::dyn_cast<MemberExpr>(call.callee.get()))
     return emitMethod(call, *member, isStatement);
@@ -113,11 +130,16 @@ Val Emitter::evalCall(const CallExpr &call, bool isStatement) {
   }
   llvm::StringRef name = callee->name;
   const Builtin *builtin = findBuiltin(name);
-  if (builtin && builtin->kind == BuiltinKind::ForIterator) {
-    error(callee->getRange(), name +
-                                  "(...) is only used in a for loop, as "
-                                  "in 'for i in " +
-                                  name + "(...)'");
+  // Loop iterators and builtins of several values are no expressions.
+  if (builtin && (builtin->kind == BuiltinKind::ForIterator ||
+                  builtin->kind == BuiltinKind::Values)) {
+    bool isLoop = builtin->kind == BuiltinKind::ForIterator;
+    error(callee->getRange(),
+          name +
+              (isLoop ? "(...) is only used in a for loop, as in 'for i in "
+                      : "(...) gives several values; unpack them, as in "
+                        "'let (a, b) = ") +
+              name + "(...)'");
     return Val::error();
   }
   if (!builtin) {
@@ -147,6 +169,28 @@ Val Emitter::evalCall(const CallExpr &call, bool isStatement) {
                                "(...) is not used; bind it with 'let name = "
                                "...'");
   return result;
+}
+
+bool Emitter::evalCallValues(const CallExpr &call,
+                             llvm::SmallVectorImpl<Val> &values) {
+  auto *callee = llvm::dyn_cast<NameExpr>(call.callee.get());
+  const Builtin *builtin = callee ? findBuiltin(callee->name) : nullptr;
+  if (!builtin || builtin->kind != BuiltinKind::Values) {
+    // Not a builtin of several values: evaluate it as one, so that it reports
+    // its own errors, and say what the let wanted.
+    if (evalCall(call, /*isStatement=*/false).isError())
+      return false;
+    error(call.getRange(), "'let (...)' unpacks the values of " +
+                               describeBuiltins(BuiltinKind::Values) +
+                               "; this call gives one value");
+    return false;
+  }
+  if (builtin->needsKernel && !inKernelBody()) {
+    error(callee->getRange(),
+          callee->name + "(...) can only be used inside a kernel body");
+    return false;
+  }
+  return (this->*builtin->emitValues)(call, values);
 }
 
 bool Emitter::bindArgs(const CallExpr &call, llvm::StringRef callee,

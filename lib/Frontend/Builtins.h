@@ -17,7 +17,10 @@
 #include "lib/Frontend/AST.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <string>
 
 namespace tilec::frontend {
 
@@ -31,12 +34,17 @@ enum class BuiltinKind {
   Expression,
   /// What a for loop runs over (`for i in range(...)`); not callable.
   ForIterator,
+  /// Gives several values, unpacked by a let:
+  /// `let (m_blk, n_blk) = tile_coords(t, m_tiles, n_tiles)`.
+  Values,
 };
 
 struct Builtin {
   using CallHandler = Val (Emitter::*)(const CallExpr &call);
   using LoopHandler = void (Emitter::*)(const ForStmt &loop,
                                         const CallExpr &iter);
+  using ValuesHandler = bool (Emitter::*)(const CallExpr &call,
+                                          llvm::SmallVectorImpl<Val> &values);
 
   llvm::StringRef name;
   BuiltinKind kind;
@@ -49,6 +57,8 @@ struct Builtin {
   /// Assigns a new value to the variable given as its first argument
   /// (`gemm_wait(acc)`), so a loop or branch around it carries that variable.
   bool updatesFirstArg = false;
+  /// Values: emits the call and gives its values.
+  ValuesHandler emitValues = nullptr;
 };
 
 /// Every builtin, in the order did-you-mean considers their names.
@@ -57,8 +67,11 @@ llvm::ArrayRef<Builtin> getBuiltins();
 const Builtin *findBuiltin(llvm::StringRef name);
 /// The names of all builtins (for-iterators included).
 llvm::ArrayRef<llvm::StringRef> getBuiltinNames();
-/// The names of the for-iterators: range, unroll, tiles.
+/// The names of the for-iterators: range, unroll, tiles, persistent.
 llvm::ArrayRef<llvm::StringRef> getForIteratorNames();
+/// The builtins of one kind, for messages: "range(...), unroll(...) or
+/// tiles(...)".
+std::string describeBuiltins(BuiltinKind kind);
 
 } // namespace tilec::frontend
 

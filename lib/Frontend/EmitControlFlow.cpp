@@ -8,7 +8,7 @@
 // loops can expand to. Loops and branches become scf.for / scf.while /
 // scf.if; the variables their bodies assign are threaded through as
 // iter_args and results (see Emitter.h). unroll(...) repeats its body at
-// compile time, tiles(...) walks the output tiles of a persistent kernel.
+// compile time; tiles(...) and persistent(...) are in EmitTiles.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -188,9 +188,13 @@ void Emitter::collectAssignedIn(const Body &block,
     case Stmt::Kind::Barrier:
       locals.back().insert(llvm::cast<DeclStmt>(*stmt).name);
       break;
-    case Stmt::Kind::Let:
-      locals.back().insert(llvm::cast<LetStmt>(*stmt).name);
+    case Stmt::Kind::Let: {
+      auto &let = llvm::cast<LetStmt>(*stmt);
+      locals.back().insert(let.name);
+      for (const LetStmt::Name &name : let.unpacked)
+        locals.back().insert(name.name);
       break;
+    }
     case Stmt::Kind::Assign:
       consider(llvm::cast<AssignStmt>(*stmt).name);
       break;
@@ -279,7 +283,8 @@ void Emitter::emitFor(const ForStmt &stmt) {
   std::string hint =
       callee ? didYouMean(callee->name, getForIteratorNames()) : "";
   error(callee ? callee->getRange() : stmt.iter->getRange(),
-        "a for loop runs over range(...), unroll(...) or tiles(...)" + hint);
+        "a for loop runs over " + describeBuiltins(BuiltinKind::ForIterator) +
+            hint);
 }
 
 /// The bounds of range(...) and unroll(...): (stop), (start, stop) or
@@ -391,93 +396,6 @@ void Emitter::emitUnrollFor(const ForStmt &stmt, const CallExpr &iter) {
     emitStmts(stmt.body);
     popScope();
   }
-}
-
-static const llvm::StringRef kTileWorkers[] = {"cta", "cluster"};
-
-void Emitter::emitTilesFor(const ForStmt &stmt, const CallExpr &iter) {
-  if (stmt.vars.size() != 2) {
-    error(stmt.vars.front().range,
-          "tiles(...) gives the two block indices of a tile: write "
-          "'for (m_blk, n_blk) in tiles(...)'");
-    return;
-  }
-  SmallVector<const Expr *> args;
-  if (!bindArgs(iter, "tiles",
-                {{"m", true},
-                 {"n", true},
-                 {"block", true},
-                 {"group", false},
-                 {"per", false}},
-                args))
-    return;
-  Value m = evalI32(*args[0], "the number of rows");
-  Value n = evalI32(*args[1], "the number of columns");
-  llvm::SmallVector<int64_t, 2> block;
-  llvm::SmallVector<const Expr *, 2> blockDims;
-  if (auto *tuple = llvm::dyn_cast<TupleExpr>(args[2]))
-    for (const ExprPtr &e : tuple->elements)
-      blockDims.push_back(e.get());
-  else if (auto *list = llvm::dyn_cast<ListExpr>(args[2]))
-    for (const ExprPtr &e : list->elements)
-      blockDims.push_back(e.get());
-  if (blockDims.size() != 2) {
-    error(args[2]->getRange(), "block is the tile's two sizes, as in "
-                               "'block = (BLK_M, BLK_N)'");
-    return;
-  }
-  // The tile.sched verifiers check that the sizes are positive; the
-  // scheduler computes in i32, so a size must fit in one.
-  auto fitsI32 = [&](const Expr &expr, int64_t value, llvm::StringRef what) {
-    if (value <= INT32_MAX)
-      return true;
-    error(expr.getRange(),
-          what + " must fit in an i32, got " + llvm::Twine(value));
-    noteParamsIn(expr);
-    return false;
-  };
-  for (const Expr *dim : blockDims) {
-    std::optional<int64_t> size = evalConstInt(*dim, "a block size");
-    if (!size || !fitsI32(*dim, *size, "a block size"))
-      return;
-    block.push_back(*size);
-  }
-  int64_t group = 1;
-  if (args[3]) {
-    std::optional<int64_t> g = evalConstUnsigned(*args[3], "the group size");
-    if (!g || !fitsI32(*args[3], *g, "the group size"))
-      return;
-    group = *g;
-  }
-  bool perCluster = false;
-  if (args[4]) {
-    std::optional<unsigned> worker =
-        evalChoice(*args[4], "worker", kTileWorkers);
-    if (!worker)
-      return;
-    perCluster = *worker == 1;
-  }
-  if (!m || !n)
-    return;
-  Location l = loc(stmt.getLoc());
-  Type i32 = builder.getI32Type();
-  Value numTiles = tile::SchedNumTilesOp::create(builder, loc(iter.getLoc()),
-                                                 i32, m, n, block);
-  Value first = tile::IdOp::create(
-      builder, l, i32, perCluster ? tile::IdKind::cluster : tile::IdKind::cta);
-  Value stride = tile::IdOp::create(builder, l, i32,
-                                    perCluster ? tile::IdKind::num_clusters
-                                               : tile::IdKind::num_ctas);
-  emitScfFor(stmt, first, numTiles, stride, [&](Value t) {
-    cast<BlockArgument>(t).setLoc(namedLoc("tile", l));
-    auto coords =
-        tile::SchedCoordsOp::create(builder, loc(iter.getLoc()), i32, i32, t, m,
-                                    n, block, static_cast<uint64_t>(group));
-    declare(Symbol::Kind::LoopVar, stmt.vars[0].name, stmt.vars[0].range,
-            Val::of(coords.getMBlock()));
-    declare(Symbol::Kind::LoopVar, stmt.vars[1].name, stmt.vars[1].range,
-            Val::of(coords.getNBlock()));
-  });
 }
 
 void Emitter::emitScfFor(const ForStmt &stmt, Value lb, Value ub, Value step,

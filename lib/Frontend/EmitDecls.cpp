@@ -36,6 +36,8 @@ void Emitter::emitLocalConst(const ParamStmt &stmt) {
 }
 
 void Emitter::emitLet(const LetStmt &stmt) {
+  if (!stmt.unpacked.empty())
+    return emitUnpackingLet(stmt);
   Val value = eval(*stmt.value);
   if (value.isDType()) {
     error(stmt.value->getRange(), "a type cannot be stored in a variable; "
@@ -50,6 +52,33 @@ void Emitter::emitLet(const LetStmt &stmt) {
       op->setLoc(namedLoc(stmt.name, op->getLoc()));
   Symbol *symbol = declare(Symbol::Kind::Var, stmt.name, stmt.nameRange, value);
   collectOverriddenParams(*stmt.value, symbol->overriddenParams);
+}
+
+void Emitter::emitUnpackingLet(const LetStmt &stmt) {
+  SmallVector<Val, 3> values;
+  bool ok = false;
+  if (auto *call = llvm::dyn_cast<CallExpr>(stmt.value.get()))
+    ok = evalCallValues(*call, values);
+  else if (!eval(*stmt.value).isError())
+    error(stmt.value->getRange(), "'let (...)' unpacks the values of " +
+                                      describeBuiltins(BuiltinKind::Values) +
+                                      ", not a single value");
+  if (ok && values.size() != stmt.unpacked.size()) {
+    llvm::SMRange names(stmt.unpacked.front().range.Start,
+                        stmt.unpacked.back().range.End);
+    llvm::StringRef callee =
+        llvm::cast<NameExpr>(llvm::cast<CallExpr>(*stmt.value).callee.get())
+            ->name;
+    error(names, callee + "(...) gives " + llvm::Twine(values.size()) +
+                     " values, but the let names " +
+                     llvm::Twine(stmt.unpacked.size()));
+    ok = false;
+  }
+  for (auto [i, name] : llvm::enumerate(stmt.unpacked)) {
+    Symbol *symbol = declare(Symbol::Kind::Var, name.name, name.range,
+                             ok ? values[i] : Val::error());
+    collectOverriddenParams(*stmt.value, symbol->overriddenParams);
+  }
 }
 
 void Emitter::emitAssign(const AssignStmt &stmt) {

@@ -457,6 +457,9 @@ public:
   /// A call as a statement (`copy_async(...)`) or in an expression
   /// (`pipeline(4, phase = 1)`).
   Val evalCall(const CallExpr &call, bool isStatement);
+  /// A call to a builtin that gives several values (`tile_coords(...)`), for
+  /// `let (a, b) = ...`; false after an error.
+  bool evalCallValues(const CallExpr &call, llvm::SmallVectorImpl<Val> &values);
   bool bindArgs(const CallExpr &call, llvm::StringRef callee,
                 llvm::ArrayRef<ArgSpec> specs,
                 llvm::SmallVectorImpl<const Expr *> &out);
@@ -492,7 +495,6 @@ private:
   /// The for-iterator builtins: `for ... in range / unroll / tiles(...)`.
   void emitRangeFor(const ForStmt &stmt, const CallExpr &iter);
   void emitUnrollFor(const ForStmt &stmt, const CallExpr &iter);
-  void emitTilesFor(const ForStmt &stmt, const CallExpr &iter);
   void emitScfFor(const ForStmt &stmt, mlir::Value lb, mlir::Value ub,
                   mlir::Value step,
                   llvm::function_ref<void(mlir::Value)> bindVars);
@@ -521,11 +523,24 @@ private:
 
   void emitLocalConst(const ParamStmt &stmt);
   void emitLet(const LetStmt &stmt);
+  /// `let (a, b) = tile_coords(...)`.
+  void emitUnpackingLet(const LetStmt &stmt);
   void emitAssign(const AssignStmt &stmt);
   void emitDecl(const DeclStmt &stmt);
   void emitSmem(const DeclStmt &stmt);
   void emitTmem(const DeclStmt &stmt);
   void emitBarrier(const DeclStmt &stmt);
+
+  //===--------------------------------------------------------------------===//
+  // EmitTiles.cpp: the tile schedule
+  //===--------------------------------------------------------------------===//
+
+  /// `for (m_blk, n_blk) in tiles(M, N, block = ...)` and its batched form.
+  void emitTilesFor(const ForStmt &stmt, const CallExpr &iter);
+  /// `for t in persistent([start,] stop)`: this worker's linear tile indices.
+  void emitPersistentFor(const ForStmt &stmt, const CallExpr &iter);
+  /// `tile_coords(t, [batches,] m_tiles, n_tiles, group = G)`.
+  bool emitTileCoords(const CallExpr &call, llvm::SmallVectorImpl<Val> &values);
 
   //===--------------------------------------------------------------------===//
   // EmitRoles.cpp: roles and single_thread blocks

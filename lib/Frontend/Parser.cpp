@@ -330,6 +330,8 @@ StmtPtr Parser::parseDecl() {
 
 StmtPtr Parser::parseLet() {
   llvm::SMLoc start = consume().getLoc();
+  if (is(Tok::LParen))
+    return parseUnpackingLet(start);
   llvm::StringRef name;
   llvm::SMRange nameRange;
   ExprPtr value;
@@ -337,6 +339,27 @@ StmtPtr Parser::parseLet() {
     return nullptr;
   return std::make_unique<LetStmt>(rangeFrom(start), name, nameRange,
                                    std::move(value));
+}
+
+/// `let (a, b) = expr`, from its '('.
+StmtPtr Parser::parseUnpackingLet(llvm::SMLoc start) {
+  Token open = consume();
+  std::vector<LetStmt::Name> names;
+  do {
+    if (!is(Tok::Ident)) {
+      expected("a name");
+      return nullptr;
+    }
+    names.push_back({tok().spelling, tok().getRange()});
+    consume();
+  } while (accept(Tok::Comma));
+  if (!expectClosing(Tok::RParen, open))
+    return nullptr;
+  ExprPtr value =
+      expect(Tok::Assign, "'=' and a value") ? parseExpr() : errorExpr();
+  LetStmt::Name first = names.front();
+  return std::make_unique<LetStmt>(rangeFrom(start), first.name, first.range,
+                                   std::move(value), std::move(names));
 }
 
 StmtPtr Parser::parseFor() {

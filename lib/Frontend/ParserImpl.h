@@ -224,6 +224,8 @@ private:
   StmtPtr parseAssert();
   StmtPtr parseDecl();
   StmtPtr parseLet();
+  /// `let (a, b) = value`, at its '('.
+  StmtPtr parseUnpackingLet(llvm::SMLoc start);
   StmtPtr parseFor();
   StmtPtr parseWhile();
   StmtPtr parseIf();

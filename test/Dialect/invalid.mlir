@@ -998,6 +998,46 @@ tile.kernel @sched_group() attributes {target = #tile.target<sm_90a>, warpgroups
 
 // -----
 
+tile.kernel @sched_rank() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 64 : i32
+  // expected-error @below {{'tile.sched.num_tiles' op takes two extents (m, n) or three (batch, m, n), got 1}}
+  %n = tile.sched.num_tiles %c block [128]
+}
+
+// -----
+
+tile.kernel @sched_rank_coords() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 64 : i32
+  // expected-error @below {{'tile.sched.coords' op takes two extents (m, n) or three (batch, m, n), got 4}}
+  %a, %b, %m, %n = tile.sched.coords %c, %c, %c, %c, %c block [1, 1, 128, 128]
+}
+
+// -----
+
+tile.kernel @sched_block_3d() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 64 : i32
+  // expected-error @below {{'tile.sched.coords' op block must be three positive sizes [batch, m, n]}}
+  %b, %m, %n = tile.sched.coords %c, %c, %c, %c block [0, 128, 128] group 8
+}
+
+// -----
+
+tile.kernel @sched_block_rank() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 64 : i32
+  // expected-error @below {{'tile.sched.num_tiles' op block must be three positive sizes [batch, m, n]}}
+  %n = tile.sched.num_tiles %c, %c, %c block [128, 128]
+}
+
+// -----
+
+tile.kernel @sched_results() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = arith.constant 64 : i32
+  // expected-error @below {{'tile.sched.coords' op gives one block index per extent: 3 extents, 2 results}}
+  %m, %n = "tile.sched.coords"(%c, %c, %c, %c) <{block = array<i64: 1, 128, 128>}> : (i32, i32, i32, i32) -> (i32, i32)
+}
+
+// -----
+
 // Types.
 
 // expected-error @below {{global tensor rank must be 1 to 5, got 6}}

@@ -167,6 +167,20 @@ tile.kernel @blackwell_pieces(%A: !tile.global<4096x4096xf16>, %B: !tile.global<
   }
 }
 
+// The batched scheduler (batch, m, n) and extents counted in tiles, as
+// tile_coords gives them; the result names say which block index is which.
+// CHECK-LABEL: tile.kernel @batched_schedule
+tile.kernel @batched_schedule(%B: i32, %M: i32, %N: i32)
+    attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // CHECK: tile.sched.num_tiles %{{.*}}, %{{.*}}, %{{.*}} block [1, 128, 256]
+  %n = tile.sched.num_tiles %B, %M, %N block [1, 128, 256]
+  %t = tile.id cta
+  // CHECK: %b_block, %m_block, %n_block = tile.sched.coords %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} block [1, 128, 256] group 8
+  %b, %mi, %ni = tile.sched.coords %t, %B, %M, %N block [1, 128, 256] group 8
+  // CHECK: %m_block_0, %n_block_1 = tile.sched.coords %{{.*}}, %{{.*}}, %{{.*}} block [1, 1]{{$}}
+  %mt, %nt = tile.sched.coords %t, %mi, %ni block [1, 1]
+}
+
 // wgmma that overwrites an undefined accumulator on a run-time predicate,
 // with A stored [K, M] and B stored [K, N] (MN-major).
 // CHECK-LABEL: tile.kernel @wgmma_majors

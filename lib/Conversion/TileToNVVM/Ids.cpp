@@ -110,31 +110,48 @@ LogicalResult lowerDim(DimOp op, DimOp::Adaptor adaptor,
   return success();
 }
 
+/// The number of blocks of `size` along `extent`, rounded up; an extent
+/// counted in blocks already (size 1) is used as it is.
+Value blocksAlong(OpBuilder &b, Location loc, Value extent, int64_t size) {
+  if (size == 1)
+    return extent;
+  return arith::CeilDivSIOp::create(b, loc, extent, i32Const(b, loc, size));
+}
+
 LogicalResult lowerNumTiles(SchedNumTilesOp op,
                             SchedNumTilesOp::Adaptor adaptor,
                             ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   ArrayRef<int64_t> block = op.getBlock();
-  Value mTiles = arith::CeilDivSIOp::create(rewriter, loc, adaptor.getM(),
-                                            i32Const(rewriter, loc, block[0]));
-  Value nTiles = arith::CeilDivSIOp::create(rewriter, loc, adaptor.getN(),
-                                            i32Const(rewriter, loc, block[1]));
-  rewriter.replaceOpWithNewOp<arith::MulIOp>(op, mTiles, nTiles);
+  Value count;
+  for (auto [extent, size] : llvm::zip(adaptor.getDims(), block)) {
+    Value blocks = blocksAlong(rewriter, loc, extent, size);
+    count =
+        count ? arith::MulIOp::create(rewriter, loc, count, blocks) : blocks;
+  }
+  rewriter.replaceOp(op, count);
   return success();
 }
 
 /// Grouped rasterisation: tiles walk `group` block rows at a time, so that
-/// CTAs in flight together share A rows and B columns in L2.
+/// CTAs in flight together share A rows and B columns in L2. With a batch
+/// extent the walk is batch-major and the groups lie within one batch.
 LogicalResult lowerCoords(SchedCoordsOp op, SchedCoordsOp::Adaptor adaptor,
                           ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
   ArrayRef<int64_t> block = op.getBlock();
+  ValueRange dims = adaptor.getDims();
+  bool batched = dims.size() == 3;
   Value t = adaptor.getTile();
-  Value mTiles = arith::CeilDivSIOp::create(b, loc, adaptor.getM(),
-                                            i32Const(b, loc, block[0]));
-  Value nTiles = arith::CeilDivSIOp::create(b, loc, adaptor.getN(),
-                                            i32Const(b, loc, block[1]));
+  Value mTiles = blocksAlong(b, loc, dims[batched], block[batched]);
+  Value nTiles = blocksAlong(b, loc, dims[batched + 1], block[batched + 1]);
+  SmallVector<Value, 3> results;
+  if (batched) {
+    Value perBatch = arith::MulIOp::create(b, loc, mTiles, nTiles);
+    results.push_back(arith::DivUIOp::create(b, loc, t, perBatch));
+    t = arith::RemUIOp::create(b, loc, t, perBatch);
+  }
   Value group = i32Const(b, loc, op.getGroup());
   Value perGroup = arith::MulIOp::create(b, loc, group, nTiles);
   Value groupId = arith::DivUIOp::create(b, loc, t, perGroup);
@@ -142,10 +159,10 @@ LogicalResult lowerCoords(SchedCoordsOp op, SchedCoordsOp::Adaptor adaptor,
   Value left = arith::SubIOp::create(b, loc, mTiles, firstM);
   Value groupRows = arith::MinSIOp::create(b, loc, left, group);
   Value inGroup = arith::RemUIOp::create(b, loc, t, perGroup);
-  Value m = arith::AddIOp::create(
-      b, loc, firstM, arith::RemUIOp::create(b, loc, inGroup, groupRows));
-  Value n = arith::DivUIOp::create(b, loc, inGroup, groupRows);
-  rewriter.replaceOp(op, {m, n});
+  results.push_back(arith::AddIOp::create(
+      b, loc, firstM, arith::RemUIOp::create(b, loc, inGroup, groupRows)));
+  results.push_back(arith::DivUIOp::create(b, loc, inGroup, groupRows));
+  rewriter.replaceOp(op, results);
   return success();
 }
 
