@@ -30,12 +30,22 @@ Value mulConst(OpBuilder &b, Location loc, Value v, int64_t c) {
   return arith::MulIOp::create(b, loc, v, i32Const(b, loc, c));
 }
 
-Value addValues(OpBuilder &b, Location loc, Value x, Value y) {
+/// `x` op `y` where either may be null (then the other is returned).
+template <typename BinaryOp>
+static Value combineOptional(OpBuilder &b, Location loc, Value x, Value y) {
   if (!x)
     return y;
   if (!y)
     return x;
-  return arith::AddIOp::create(b, loc, x, y);
+  return BinaryOp::create(b, loc, x, y);
+}
+
+Value addValues(OpBuilder &b, Location loc, Value x, Value y) {
+  return combineOptional<arith::AddIOp>(b, loc, x, y);
+}
+
+Value andValues(OpBuilder &b, Location loc, Value x, Value y) {
+  return combineOptional<arith::AndIOp>(b, loc, x, y);
 }
 
 LLVM::LLVMPointerType sharedPtrType(MLIRContext *ctx) {
@@ -75,6 +85,20 @@ Value sharedAddress(OpBuilder &b, Location loc, Value ptr) {
 
 Value threadIdx(OpBuilder &b, Location loc) {
   return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+std::pair<Value, Value> fragmentThreadCoord(OpBuilder &b, Location loc,
+                                            FragLayout layout, Value tid) {
+  if (layout == FragLayout::row_per_thread)
+    return {tid, i32Const(b, loc, 0)};
+  Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+  Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
+  Value row = arith::AddIOp::create(
+      b, loc, mulConst(b, loc, warp, 16),
+      arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 2)));
+  Value col = mulConst(
+      b, loc, arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 3)), 2);
+  return {row, col};
 }
 
 Value tileOffset(OpBuilder &b, Location loc, SmemType type,

@@ -72,9 +72,9 @@ using OneToNAdaptor =
 /// Lower(op, adaptor, rewriter) or, when it needs the type converter,
 /// Lower(op, adaptor, rewriter, converter); the adaptor is `Op::Adaptor`, or
 /// OneToNAdaptor<Op> for an op with fragment operands (the framework always
-/// enters through the 1:N form, which falls back to the 1:1 one). Every lowering here is
-/// stateless, so a function says all a pattern class would, without the
-/// class's boilerplate.
+/// enters through the 1:N form, which falls back to the 1:1 one). Every
+/// lowering here is stateless, so a function says all a pattern class would,
+/// without the class's boilerplate.
 template <typename Op, auto Lower>
 struct OpLowering : ConvertOpToLLVMPattern<Op> {
   using Base = ConvertOpToLLVMPattern<Op>;
@@ -127,6 +127,8 @@ Value i64Const(OpBuilder &b, Location loc, int64_t v);
 Value mulConst(OpBuilder &b, Location loc, Value v, int64_t c);
 /// `x` + `y` where either may be null (then the other is returned).
 Value addValues(OpBuilder &b, Location loc, Value x, Value y);
+/// `x` and `y` (i1) where either may be null (then the other is returned).
+Value andValues(OpBuilder &b, Location loc, Value x, Value y);
 
 LLVM::LLVMPointerType sharedPtrType(MLIRContext *ctx);
 
@@ -143,6 +145,13 @@ Value sharedAddress(OpBuilder &b, Location loc, Value ptr);
 
 /// The thread's index in the CTA (tid.x).
 Value threadIdx(OpBuilder &b, Location loc);
+/// The (row, column) of the first element thread `tid` (0-127 in its
+/// warpgroup) holds in a fragment of `layout`, relative to thread 0's:
+/// wgmma_acc (16 warp + lane / 4, 2 (lane % 4)), as wgmmaAccumulatorCoord
+/// says; row_per_thread (tid, 0). Every other element of the thread is at a
+/// constant offset from it (FragmentLayoutTest checks that).
+std::pair<Value, Value> fragmentThreadCoord(OpBuilder &b, Location loc,
+                                            FragLayout layout, Value tid);
 
 /// The byte offset of the tile selected by `leading` indices in `type`, or
 /// null when there are none.

@@ -213,13 +213,8 @@ LogicalResult lowerFragStore(FragStoreOp op, OneToNAdaptor<FragStoreOp> adaptor,
   } else if (frag.getLayout() == FragLayout::wgmma_acc) {
     // Thread t holds, per 64-row block and 8-column group j, the pairs
     // (r, 8j + 2(t%4) + {0,1}) and (r + 8, ...) with r = 16(t/32) + (t%32)/4.
-    Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
-    Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
-    Value rowInBlock = arith::AddIOp::create(
-        b, loc, mulConst(b, loc, warp, 16),
-        arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 2)));
-    Value colPair = mulConst(
-        b, loc, arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 3)), 2);
+    auto [rowInBlock, colPair] =
+        fragmentThreadCoord(b, loc, FragLayout::wgmma_acc, tid);
     Value colPairBytes = mulConst(b, loc, colPair, elemBytes);
     for (int64_t mb = 0; mb < frag.getShape()[0] / 64; ++mb) {
       for (int64_t half = 0; half < 2; ++half) {

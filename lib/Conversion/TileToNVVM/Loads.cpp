@@ -131,14 +131,6 @@ Value insideDim(OpBuilder &b, Location loc, const Memory &m, Value index,
                                m.dims[dim]);
 }
 
-Value andValues(OpBuilder &b, Location loc, Value x, Value y) {
-  if (!x)
-    return y;
-  if (!y)
-    return x;
-  return arith::AndIOp::create(b, loc, x, y);
-}
-
 Value elementAddress(OpBuilder &b, Location loc, const Memory &m,
                      Value offset) {
   return LLVM::GEPOp::create(b, loc, m.base.getType(), m.elementType, m.base,
@@ -208,25 +200,6 @@ SmallVector<Value> readElements(OpBuilder &b, Location loc, Operation *op,
   return elements;
 }
 
-/// The thread's offset from thread 0's coordinates (FragmentLayoutTest
-/// checks that every register moves by it): wgmma_acc (16 warp + lane / 4,
-/// 2 (lane % 4)), as wgmmaAccumulatorCoord; row_per_thread (thread, 0).
-std::pair<Value, Value> threadOffset(OpBuilder &b, Location loc,
-                                     FragLayout layout) {
-  Value tid =
-      arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127));
-  if (layout == FragLayout::row_per_thread)
-    return {tid, i32Const(b, loc, 0)};
-  Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
-  Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
-  Value row = arith::AddIOp::create(
-      b, loc, mulConst(b, loc, warp, 16),
-      arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 2)));
-  Value col = mulConst(
-      b, loc, arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 3)), 2);
-  return {row, col};
-}
-
 /// One access of a fragment: `width` registers from `reg` on at `ptr`,
 /// inside the tensor where `inside` holds (null: unguarded).
 struct Access {
@@ -249,7 +222,9 @@ SmallVector<Access> fragmentAccesses(OpBuilder &b, Location loc,
     leading = addValues(b, loc, leading, scaledIndex(b, loc, m, indices[d], d));
     inside = andValues(b, loc, inside, insideDim(b, loc, m, indices[d], d));
   }
-  auto [rowOffset, colOffset] = threadOffset(b, loc, frag.getLayout());
+  auto [rowOffset, colOffset] = fragmentThreadCoord(
+      b, loc, frag.getLayout(),
+      arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127)));
   Value lineOffset =
       frag.getBroadcast() == FragBroadcast::rows ? rowOffset : colOffset;
   tilec::FragmentShape shape = frag.getSupportShape();
