@@ -203,40 +203,44 @@ def verdict(d, c, inp):
     return quant.calc_diff(d.float() - c, inp.product), nan
 
 
-def run_checks(bundles, shapes, dg, gen, lines):
-    lines += ["| kernel | case | M | N | K | calc_diff | NaN left | result |",
-              "|---|---|---:|---:|---:|---:|---:|---|"]
-    passed = {}
+def problems(bundles, shapes, gen):
+    """(shape, Inputs, the bundles' cases of its recipe) for every shape and
+    recipe some bundle runs; each problem's tensors are freed after use."""
     cases = sorted({c for b in bundles for c in b.cases}, key=Case.label)
     for m, n, k in shapes:
         for recipe in ("1d2d", "1d1d"):
             mine = [c for c in cases if c.recipe == recipe]
-            if not mine:
-                continue
-            inp = Inputs(m, n, k, recipe, gen)
-            for case in mine:
-                runs = [(b.name, (lambda b: lambda d: b.kernel(*inp.tilec_args(b, d)))(b))
-                        for b in bundles if case in b.cases]
-                call = deep_gemm_call(dg, case, inp, None)
-                if call is not None:
-                    runs.append(("DeepGEMM", lambda d: deep_gemm_call(dg, case, inp, d)()))
-                for name, run in runs:
-                    d, c = fresh_output(case, inp, gen)
-                    try:
-                        run(d)
-                        diff, nan = verdict(d, c, inp)
-                        ok = nan == 0 and diff < 1e-3
-                        result = "ok" if ok else "WRONG"
-                    except Exception as e:  # noqa: BLE001 (report, go on)
-                        diff, nan, ok, result = float("nan"), -1, False, f"error: {e}"
-                    if name != "DeepGEMM":
-                        passed[(name, case)] = passed.get((name, case), True) and ok
-                    line = (f"| {name} | {case.label()} | {m} | {n} | {k} "
-                            f"| {diff:.2e} | {nan} | {result} |")
-                    print(line, flush=True)
-                    lines.append(line)
-            del inp
-            torch.cuda.empty_cache()
+            if mine:
+                yield (m, n, k), Inputs(m, n, k, recipe, gen), mine
+                torch.cuda.empty_cache()
+
+
+def run_checks(bundles, shapes, dg, gen, lines):
+    lines += ["| kernel | case | M | N | K | calc_diff | NaN left | result |",
+              "|---|---|---:|---:|---:|---:|---:|---|"]
+    passed = {}
+    for (m, n, k), inp, cases in problems(bundles, shapes, gen):
+        for case in cases:
+            runs = [(b.name, (lambda b: lambda d: b.kernel(*inp.tilec_args(b, d)))(b))
+                    for b in bundles if case in b.cases]
+            call = deep_gemm_call(dg, case, inp, None)
+            if call is not None:
+                runs.append(("DeepGEMM", lambda d: deep_gemm_call(dg, case, inp, d)()))
+            for name, run in runs:
+                d, c = fresh_output(case, inp, gen)
+                try:
+                    run(d)
+                    diff, nan = verdict(d, c, inp)
+                    ok = nan == 0 and diff < 1e-3
+                    result = "ok" if ok else "WRONG"
+                except Exception as e:  # noqa: BLE001 (report, go on)
+                    diff, nan, ok, result = float("nan"), -1, False, f"error: {e}"
+                if name != "DeepGEMM":
+                    passed[(name, case)] = passed.get((name, case), True) and ok
+                line = (f"| {name} | {case.label()} | {m} | {n} | {k} "
+                        f"| {diff:.2e} | {nan} | {result} |")
+                print(line, flush=True)
+                lines.append(line)
     return passed
 
 
@@ -271,56 +275,48 @@ def run_timing(bundles, shapes, dg, passed, flush, gen, lines):
     summary = ["", "| M | N | K | case | DeepGEMM | cuBLASLt | best tilec | "
                "TFLOP/s | vs DeepGEMM | vs cuBLASLt |",
                "|---:|---:|---:|---|---:|---:|---|---:|---:|---:|"]
-    cases = sorted({c for b in bundles for c in b.cases}, key=Case.label)
-    for m, n, k in shapes:
+    for (m, n, k), inp, cases in problems(bundles, shapes, gen):
         flops = 2.0 * m * n * k
-        for recipe in ("1d2d", "1d1d"):
-            mine = [c for c in cases if c.recipe == recipe]
-            if not mine:
-                continue
-            inp = Inputs(m, n, k, recipe, gen)
-            for case in mine:
-                d, _ = fresh_output(case, inp, gen)
-                rows = []
-                call = deep_gemm_call(dg, case, inp, d)
-                if call is not None:
-                    try:
-                        rows.append((DEEPGEMM, timed(call, flush)))
-                    except Exception as e:  # noqa: BLE001
-                        print(f"DeepGEMM {m}x{n}x{k}: {e}", flush=True)
-                one = torch.ones((), device=DEVICE, dtype=torch.float32)
+        for case in cases:
+            d, _ = fresh_output(case, inp, gen)
+            rows = []
+            call = deep_gemm_call(dg, case, inp, d)
+            if call is not None:
                 try:
-                    rows.append((CUBLAS, timed(
-                        lambda: torch._scaled_mm(inp.a, inp.b.t(), scale_a=one,
-                                                 scale_b=one, out_dtype=case.out),
-                        flush)))
-                except Exception as e:  # noqa: BLE001 (M=1, odd strides, ...)
-                    print(f"torch._scaled_mm {m}x{n}x{k}: {e}", flush=True)
-                best = None
-                for b in bundles:
-                    if case not in b.cases:
-                        continue
-                    if not passed.get((b.name, case), True):
-                        lines.append(f"| {m} | {n} | {k} | {case.label()} | {b.name} "
-                                     "| - | - | (failed check) |")
-                        continue
-                    args = inp.tilec_args(b, d)
-                    ms = timed(lambda: b.kernel(*args), flush)
-                    rows.append((b.name, ms))
-                    if best is None or ms < best[1]:
-                        best = (b.name, ms)
-                base = dict(rows).get(DEEPGEMM)
-                cublas = dict(rows).get(CUBLAS)
-                for name, ms in rows:
-                    line = (f"| {m} | {n} | {k} | {case.label()} | {name} "
-                            f"| {ms * 1e3:.1f} | {flops / ms / 1e9:.0f} "
-                            f"| {ratio(base, ms)} | {ratio(cublas, ms)} |")
-                    print(line, flush=True)
-                    lines.append(line)
-                if best:
-                    summary.append(summary_row(m, n, k, case, rows, best, flops))
-            del inp
-            torch.cuda.empty_cache()
+                    rows.append((DEEPGEMM, timed(call, flush)))
+                except Exception as e:  # noqa: BLE001
+                    print(f"DeepGEMM {m}x{n}x{k}: {e}", flush=True)
+            one = torch.ones((), device=DEVICE, dtype=torch.float32)
+            try:
+                rows.append((CUBLAS, timed(
+                    lambda: torch._scaled_mm(inp.a, inp.b.t(), scale_a=one,
+                                             scale_b=one, out_dtype=case.out),
+                    flush)))
+            except Exception as e:  # noqa: BLE001 (M=1, odd strides, ...)
+                print(f"torch._scaled_mm {m}x{n}x{k}: {e}", flush=True)
+            best = None
+            for b in bundles:
+                if case not in b.cases:
+                    continue
+                if not passed.get((b.name, case), True):
+                    lines.append(f"| {m} | {n} | {k} | {case.label()} | {b.name} "
+                                 "| - | - | (failed check) |")
+                    continue
+                args = inp.tilec_args(b, d)
+                ms = timed(lambda: b.kernel(*args), flush)
+                rows.append((b.name, ms))
+                if best is None or ms < best[1]:
+                    best = (b.name, ms)
+            base = dict(rows).get(DEEPGEMM)
+            cublas = dict(rows).get(CUBLAS)
+            for name, ms in rows:
+                line = (f"| {m} | {n} | {k} | {case.label()} | {name} "
+                        f"| {ms * 1e3:.1f} | {flops / ms / 1e9:.0f} "
+                        f"| {ratio(base, ms)} | {ratio(cublas, ms)} |")
+                print(line, flush=True)
+                lines.append(line)
+            if best:
+                summary.append(summary_row(m, n, k, case, rows, best, flops))
     lines += summary
     print("\n".join(summary), flush=True)
 
