@@ -74,6 +74,62 @@ def run_check(kernel, m, n, k, gen):
     return rel_error(d, ref), nan
 
 
+def load_kernel(path):
+    """(name, kernel) of a bundle holding one kernel; the name is the file's
+    stem. Raises tr.TilecError when the bundle cannot be loaded."""
+    name = os.path.splitext(os.path.basename(path))[0]
+    return name, tr.Module(path).kernel()
+
+
+def l2_flush_buffer(mib=256):
+    """A buffer larger than the L2 cache (50 MiB on the H100/H200): zeroing
+    it evicts every operand of the previous call."""
+    return torch.empty(mib << 20, dtype=torch.uint8, device="cuda")
+
+
+def time_fn_cold(fn, flush, reps=20):
+    """Median milliseconds of one call with a cold L2: `flush` (a buffer from
+    l2_flush_buffer) is zeroed before each call, outside the timed events."""
+    fn()
+    torch.cuda.synchronize()
+    pairs = [(torch.cuda.Event(True), torch.cuda.Event(True))
+             for _ in range(reps)]
+    for start, end in pairs:
+        flush.zero_()
+        start.record()
+        fn()
+        end.record()
+    torch.cuda.synchronize()
+    return statistics.median(start.elapsed_time(end) for start, end in pairs)
+
+
+def time_fn_graph(fn, calls=20, reps=5):
+    """Median milliseconds per call, from CUDA graphs of `calls` back-to-back
+    calls: GPU time without the host's launch overhead, which would dominate
+    kernels of a few microseconds. None when `fn` cannot be captured."""
+    fn()
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    try:
+        with torch.cuda.graph(graph):
+            for _ in range(calls):
+                fn()
+    except Exception:  # noqa: BLE001 (any capture failure: time without)
+        torch.cuda.synchronize()
+        return None
+    graph.replay()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(True), torch.cuda.Event(True)
+    samples = []
+    for _ in range(reps):
+        start.record()
+        graph.replay()
+        end.record()
+        torch.cuda.synchronize()
+        samples.append(start.elapsed_time(end) / calls)
+    return statistics.median(samples)
+
+
 def time_fn(fn, reps=5, min_ms=200.0):
     """Median milliseconds per call: events around batches of calls."""
     fn()
@@ -121,14 +177,13 @@ def main():
           f"torch {torch.__version__}", flush=True)
     kernels = []
     for path in args.bundle:
-        name = os.path.splitext(os.path.basename(path))[0]
         try:
-            kern = tr.Module(path).kernel()
+            name, kern = load_kernel(path)
             # Scalars after A, B, D (an epilogue scale) get 1.0.
             extra = [1.0] * (len(kern.args) - 3)
             kernels.append((name, (lambda k, x: lambda a, b, d: k(a, b, d, *x))(kern, extra)))
         except tr.TilecError as e:
-            print(f"{name}: cannot load: {e}", flush=True)
+            print(f"{path}: cannot load: {e}", flush=True)
     lines = []
     gen = torch.Generator(device="cuda")
     gen.manual_seed(1234)

@@ -17,6 +17,7 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
 
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
+config.substitutions.append(("%kernels", os.path.join(config.tilec_src_root, "lib", "Kernels")))
 config.substitutions.append(("%ptxas", config.ptxas_executable))
 
 tool_dirs = [config.tilec_tools_dir, config.llvm_tools_dir]

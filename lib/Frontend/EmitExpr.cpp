@@ -306,6 +306,10 @@ Val Emitter::binaryOp(Tok op, Val lhs, Val rhs, llvm::SMRange range,
                       llvm::SMRange opRange) {
   if (lhs.isError() || rhs.isError())
     return Val::error();
+  // Types compare for equality, so a spec can check a type param
+  // (`assert OUT == bf16 or OUT == f32`).
+  if (lhs.isDType() && rhs.isDType() && (op == Tok::EqEq || op == Tok::NotEq))
+    return Val::ofBool((lhs.type == rhs.type) == (op == Tok::EqEq));
   if (lhs.isDType() || rhs.isDType()) {
     error(opRange, describe(op) + " cannot be applied to a type");
     return Val::error();

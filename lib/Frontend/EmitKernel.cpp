@@ -68,8 +68,13 @@ void Emitter::checkDefines(const Module &ast) {
       if (param->isParam)
         paramNames.push_back(param->name);
     }
-  for (const auto &[name, value] : options.defines) {
-    std::string option = "-D " + name + "=" + std::to_string(value);
+  std::vector<std::pair<llvm::StringRef, std::string>> given;
+  for (const auto &[name, value] : options.defines)
+    given.emplace_back(name, std::to_string(value));
+  for (const auto &[name, value] : options.typeDefines)
+    given.emplace_back(name, value);
+  for (const auto &[name, value] : given) {
+    std::string option = "-D " + name.str() + "=" + value;
     auto found = declared.find(name);
     if (found == declared.end()) {
       diag.error("the spec has no param '" + name + "' to set with " + option +
@@ -91,15 +96,15 @@ void Emitter::emitTopLevelParam(const ParamStmt &stmt) {
   collectOverriddenParams(*stmt.value, deps);
   bool overridden = false;
   if (stmt.isParam) {
-    auto define = options.defines.find(stmt.name.str());
-    if (define != options.defines.end()) {
-      value = Val::ofInt(define->second);
-      overridden = true;
-    } else if (!value.isError() && !value.isInt()) {
+    if (!value.isError() && !value.isInt() && !value.isDType()) {
       error(stmt.value->getRange(),
-            "a param is an integer (so that -D can set it), got " +
+            "a param is an integer or an element type (so that -D can set "
+            "it), got " +
                 describeVal(value) + "; use 'const' for other values");
       value = Val::error();
+    } else if (std::optional<Val> given = definedValue(stmt, value)) {
+      value = *given;
+      overridden = !value.isError();
     }
   } else if (value.isValue()) {
     error(stmt.value->getRange(), "a const must be a compile-time value");
@@ -114,6 +119,35 @@ void Emitter::emitTopLevelParam(const ParamStmt &stmt) {
     symbol->overriddenParams.push_back(symbol);
   else
     symbol->overriddenParams = deps;
+}
+
+std::optional<Val> Emitter::definedValue(const ParamStmt &stmt,
+                                         const Val &declared) {
+  std::string name = stmt.name.str();
+  auto number = options.defines.find(name);
+  auto type = options.typeDefines.find(name);
+  if (number == options.defines.end() && type == options.typeDefines.end())
+    return std::nullopt;
+  std::string option =
+      "-D " + name + "=" +
+      (type != options.typeDefines.end() ? type->second
+                                         : std::to_string(number->second));
+  bool givesType = type != options.typeDefines.end();
+  if (!declared.isError() && declared.isDType() != givesType) {
+    error(stmt.nameRange,
+          "param '" + name + "' is " +
+              (declared.isDType() ? "an element type" : "an integer") +
+              ", so " + option + " cannot set it");
+    return Val::error();
+  }
+  if (!givesType)
+    return Val::ofInt(number->second);
+  if (Type t = lookupDType(type->second))
+    return Val::dtype(t);
+  error(stmt.nameRange, option + ": '" + type->second +
+                            "' is not an element type (f16, bf16, f32, e4m3, "
+                            "e5m2, i8, i32, ...)");
+  return Val::error();
 }
 
 void Emitter::emitAssert(const AssertStmt &stmt) {

@@ -25,10 +25,47 @@ using namespace mlir;
 static const llvm::StringRef kRoleClauses[] = {
     "warpgroup", "warpgroups", "warp", "warps", "one", "all", "regs"};
 
-/// `1` or `[0, 1]` as a list of constants (those that are).
+/// `range(stop)` or `range(start, stop)` as a list of constants, so that a
+/// role's warpgroups can follow a param (`warpgroups range(BLK_M / 64)`).
+/// False if `expr` is not a call of range.
+static bool evalRangeList(Emitter &emitter, const Expr &expr,
+                          llvm::StringRef what,
+                          llvm::SmallVectorImpl<int64_t> &out) {
+  auto *call = llvm::dyn_cast<CallExpr>(&expr);
+  auto *callee = call ? llvm::dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+  if (!callee || callee->name != "range")
+    return false;
+  if (!call->keywords.empty() || call->args.empty() || call->args.size() > 2) {
+    emitter.error(expr.getRange(), "a list of " + what +
+                                       " as range(...) takes (stop) or "
+                                       "(start, stop)");
+    return true;
+  }
+  std::optional<int64_t> start = 0;
+  if (call->args.size() == 2)
+    start = emitter.evalConstInt(*call->args[0], what);
+  std::optional<int64_t> stop = emitter.evalConstInt(*call->args.back(), what);
+  if (!start || !stop)
+    return true;
+  if (*stop <= *start) {
+    emitter.error(expr.getRange(), "the list of " + what +
+                                       " is empty: " + llvm::Twine(*start) +
+                                       " to " + llvm::Twine(*stop));
+    emitter.noteParamsIn(expr);
+    return true;
+  }
+  // The verifier bounds the entries by the kernel's warpgroups (at most 8).
+  for (int64_t i = *start; i < *stop && i < *start + 16; ++i)
+    out.push_back(i);
+  return true;
+}
+
+/// `1`, `[0, 1]` or `range(2)` as a list of constants (those that are).
 static void evalIntList(Emitter &emitter, const Expr &expr,
                         llvm::StringRef what,
                         llvm::SmallVectorImpl<int64_t> &out) {
+  if (evalRangeList(emitter, expr, what, out))
+    return;
   llvm::SmallVector<const Expr *, 4> elements;
   if (auto *list = llvm::dyn_cast<ListExpr>(&expr))
     for (const ExprPtr &e : list->elements)

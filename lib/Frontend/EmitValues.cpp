@@ -250,7 +250,10 @@ void Emitter::noteParamsIn(const Expr &expr) {
   llvm::SmallPtrSet<const Symbol *, 4> seen;
   forEachName(expr, [&](const NameExpr &name) {
     Symbol *symbol = lookup(name.name);
-    if (!symbol || !symbol->val.isInt() ||
+    // A type param gets its note too (`OUT is f16`); a type const does not.
+    bool typeParam =
+        symbol && symbol->val.isDType() && symbol->kind == Symbol::Kind::Param;
+    if (!symbol || !(symbol->val.isInt() || typeParam) ||
         (symbol->kind != Symbol::Kind::Param &&
          symbol->kind != Symbol::Kind::Const) ||
         !seen.insert(symbol).second)

@@ -32,9 +32,17 @@ Location Emitter::namedLoc(llvm::StringRef name, Location l) {
   return NameLoc::get(builder.getStringAttr(name), l);
 }
 
+/// A param's value as -D writes it: a number or an element type's name.
+static std::string paramValueText(const Val &val) {
+  if (val.isInt())
+    return std::to_string(val.intValue);
+  if (val.isDType())
+    return tile::getElementTypeName(val.type);
+  return "?";
+}
+
 ParamNote tilec::frontend::makeParamNote(const Symbol &param) {
-  std::string value =
-      param.val.isInt() ? std::to_string(param.val.intValue) : std::string("?");
+  std::string value = paramValueText(param.val);
   if (param.overridden)
     return {param.defRange, param.name.str() + " is " + value +
                                 ", set on the command line with -D " +
@@ -43,8 +51,7 @@ ParamNote tilec::frontend::makeParamNote(const Symbol &param) {
   std::string from;
   for (const Symbol *source : param.overriddenParams) {
     from += from.empty() ? ", computed from " : " and ";
-    from +=
-        "-D " + source->name.str() + "=" + std::to_string(source->val.intValue);
+    from += "-D " + source->name.str() + "=" + paramValueText(source->val);
   }
   return {param.defRange, param.name.str() + " is " + value + from};
 }

@@ -475,6 +475,9 @@ private:
 
   void checkDefines(const Module &module);
   void emitTopLevelParam(const ParamStmt &stmt);
+  /// The value `-D` gives param `stmt` (declared as `declared`), an error
+  /// value after a mismatch, or none when no -D names it.
+  std::optional<Val> definedValue(const ParamStmt &stmt, const Val &declared);
   void emitAssert(const AssertStmt &stmt);
   void emitKernel(const KernelDecl &decl);
   void emitKernelClauses(const KernelDecl &decl,

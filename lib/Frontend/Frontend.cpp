@@ -166,11 +166,19 @@ bool tilec::parseDefine(llvm::StringRef text, FrontendOptions &options,
     return false;
   }
   int64_t parsed = 0;
-  if (value.getAsInteger(0, parsed)) {
+  if (!value.getAsInteger(0, parsed)) {
+    options.defines[name.str()] = parsed;
+    options.typeDefines.erase(name.str());
+    return true;
+  }
+  // A name sets a param that is an element type; the front end checks that
+  // the param is one and that the name is a type.
+  if (!isIdent(value)) {
     error = "-D " + name.str() + "=" + value.str() +
-            ": the value must be an integer";
+            ": the value must be an integer or an element type name";
     return false;
   }
-  options.defines[name.str()] = parsed;
+  options.typeDefines[name.str()] = value.str();
+  options.defines.erase(name.str());
   return true;
 }

@@ -47,6 +47,9 @@ struct FrontendOptions {
   /// `-D NAME=VALUE`: replaces the value of `param NAME` in the spec. Naming
   /// a param the spec does not declare is an error.
   std::map<std::string, int64_t> defines;
+  /// `-D NAME=TYPE` (an element type name such as f32): replaces the value
+  /// of a param whose value is an element type (`param OUT = bf16`).
+  std::map<std::string, std::string> typeDefines;
   /// Where diagnostics are printed; null means llvm::errs().
   llvm::raw_ostream *diagnosticStream = nullptr;
   /// Errors printed before the front end stops ("too many errors").
@@ -66,7 +69,8 @@ mlir::OwningOpRef<mlir::ModuleOp> parseTileSpec(llvm::SourceMgr &sourceMgr,
                                                 const FrontendOptions &options);
 
 /// Parses a `-D` argument, "NAME=VALUE" (VALUE: a decimal or 0x integer,
-/// optionally negative), into `options.defines`. Returns false and sets
+/// optionally negative, into `options.defines`; or a name, for a param that
+/// is an element type, into `options.typeDefines`). Returns false and sets
 /// `error` when it is malformed.
 bool parseDefine(llvm::StringRef text, FrontendOptions &options,
                  std::string &error);
