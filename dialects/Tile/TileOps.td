@@ -263,11 +263,20 @@ def Tile_BarrierArriveOp : Tile_Op<"barrier.arrive"> {
   let description = [{
     On a `tma` barrier, `expect_tx` adds the bytes the TMA copies of this
     phase will deliver. `tile.barrier.arrive %full[%s] expect_tx 32768 : !tile.barrier<tma, 4>`
+
+    With `if %p`, only the threads where `%p` holds arrive: a predicated
+    instruction, no branch. tile-warp-specialize turns a `single_thread warp`
+    block that only arrives into this form (DeepGEMM's
+    `lane_idx == 0 ? arrive() : void()`), so that a K loop's stage release
+    does not split the loop body into blocks that LLVM's MachineSink moves
+    promotion math into (docs/passes.md).
+    `tile.barrier.arrive %empty[%s] if %elected : !tile.barrier<threads, 4>`
   }];
   let arguments = (ins Arg<Tile_AnyBarrier, "", [MemRead, MemWrite]>:$barrier,
-                       I32:$index, OptionalAttr<I64Attr>:$expect_tx);
+                       I32:$index, Optional<I1>:$pred,
+                       OptionalAttr<I64Attr>:$expect_tx);
   let assemblyFormat = [{
-    $barrier `[` $index `]` (`expect_tx` $expect_tx^)? attr-dict `:` type($barrier)
+    $barrier `[` $index `]` (`if` $pred^)? (`expect_tx` $expect_tx^)? attr-dict `:` type($barrier)
   }];
   let hasVerifier = 1;
 }

@@ -268,7 +268,8 @@ Val Emitter::emitBarrierArrive(const CallExpr &call, Value barrier) {
       return Val::error();
     expectTx = builder.getI64IntegerAttr(*bytes);
   }
-  tile::BarrierArriveOp::create(builder, l, barrier, stage, expectTx);
+  tile::BarrierArriveOp::create(builder, l, barrier, stage, /*pred=*/Value(),
+                                expectTx);
   return Val::error();
 }
 

@@ -32,7 +32,11 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::tile::KernelOp"> 
     warpgroup id; its register budget becomes setmaxnreg (dec below the
     kernel's starting allocation, inc above); inside, each role tests the warp
     id, and single-thread roles elect one lane with elect.sync.
-    `tile.single_thread` regions become branches on the thread id. Buffer and
+    `tile.single_thread` regions become branches on the thread id, except a
+    region that only arrives on barriers: its arrives take the condition as
+    a predicate (`tile.barrier.arrive ... if %elected`), so a K loop's stage
+    release adds no block to the loop body (LLVM's MachineSink moved FP8
+    promotion math into such a block, past the next wgmma). Buffer and
     barrier declarations move to the kernel's start, followed by the setup
     (barrier initialisation fence, the CTA or cluster sync, the tensor-memory
     address) and, at the end, the teardown (tensor-memory release).
@@ -58,6 +62,11 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::tile::KernelOp"> 
         scf.if %elected { "body"() : () -> () }
       }
     }
+    ```
+    and `tile.single_thread warp { tile.barrier.arrive %empty[%s] }` becomes
+    ```mlir
+    %e = nvvm.elect.sync -> i1
+    tile.barrier.arrive %empty[%s] if %e : !tile.barrier<threads, 4>
     ```
   }];
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::scf::SCFDialect",

@@ -57,6 +57,35 @@ void moveIntoIf(OpBuilder &b, Location loc, Value cond, Block &body) {
   thenBlock->getOperations().splice(thenBlock->begin(), body.getOperations());
 }
 
+/// Whether `body` does nothing but arrive on barriers (and compute their
+/// operands without side effects): then a predicate serves instead of a
+/// branch.
+bool onlyArrives(Block &body) {
+  bool arrives = false;
+  for (Operation &op : body) {
+    if (auto arrive = dyn_cast<BarrierArriveOp>(op)) {
+      if (arrive.getPred())
+        return false;
+      arrives = true;
+    } else if (!isMemoryEffectFree(&op) || op.getNumRegions()) {
+      return false;
+    }
+  }
+  return arrives;
+}
+
+/// Inlines a single_thread block of arrives before it, each arrive taking
+/// `cond` as its predicate: `@p mbarrier.arrive` instead of a branch around
+/// it, so a K loop's stage release leaves the loop body one block.
+void predicateArrives(SingleThreadOp op, Value cond) {
+  Block &body = op.getBody().front();
+  for (Operation &inner : llvm::make_early_inc_range(body)) {
+    inner.moveBefore(op);
+    if (auto arrive = dyn_cast<BarrierArriveOp>(inner))
+      arrive.getPredMutable().assign(cond);
+  }
+}
+
 /// The registers each thread starts with when the kernel declares its thread
 /// count and one CTA per SM: 64K registers shared, rounded down to 8.
 int64_t defaultRegisters(int64_t threads) {
@@ -99,7 +128,11 @@ struct WarpSpecializePass
         break;
       }
       }
-      moveIntoIf(b, loc, cond, op.getBody().front());
+      Block &block = op.getBody().front();
+      if (onlyArrives(block))
+        predicateArrives(op, cond);
+      else
+        moveIntoIf(b, loc, cond, block);
       op.erase();
     }
     addTeardown(kernel, body);

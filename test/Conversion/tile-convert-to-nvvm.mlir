@@ -188,3 +188,25 @@ tile.kernel @remote_commit()
     tile.gemm_commit barrier %empty0[%c0] {cta_group = 2 : i64} : !tile.barrier<mma, 4, remote>
   }
 }
+
+// -----
+
+// A predicated arrive (what tile-warp-specialize makes of a single_thread
+// block that only arrives) is nvvm.mbarrier.arrive.expect_tx with 0 bytes
+// and the predicate, `@p mbarrier.arrive...`; on a peer's barrier inline
+// PTX on the shared::cluster address.
+// CHECK-LABEL: llvm.func @predicated_arrive(
+// CHECK: %[[E:.*]] = nvvm.elect.sync -> i1
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %[[ZERO]], predicate = %[[E]] : !llvm.ptr<3>, i32, i1
+// CHECK: %[[FLAG:.*]] = arith.extui %[[E]] : i1 to i32
+// CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $2, 0;\0A@p mbarrier.arrive.expect_tx.shared::cluster.b64 _, [$0], $1;\0A}", "r,r,r" %{{.*}}, %{{.*}}, %[[FLAG]] : (i32, i32, i32) -> ()
+tile.kernel @predicated_arrive() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %empty = tile.barrier_alloc arrivals 8 : !tile.barrier<threads, 2>
+  %peer = tile.barrier.remote_view %empty cta 1 : !tile.barrier<threads, 2> -> !tile.barrier<threads, 2, remote>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread warp {
+    tile.barrier.arrive %empty[%c0] : !tile.barrier<threads, 2>
+    tile.barrier.arrive %peer[%c0] : !tile.barrier<threads, 2, remote>
+  }
+}

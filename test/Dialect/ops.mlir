@@ -92,6 +92,9 @@ tile.kernel @hopper_ws_gemm(%A: !tile.global<?x?xbf16>, %B: !tile.global<?x?xbf1
         // CHECK: tile.gemm_wait %{{.*}} pending 0 : !tile.frag<64x256xf32, wgmma_acc>
         %acc2 = tile.gemm_wait %acc1 pending 0 : !tile.frag<64x256xf32, wgmma_acc>
         tile.barrier.arrive %empty[%s] : !tile.barrier<threads, 4>
+        // CHECK: tile.barrier.arrive %{{.*}}[%{{.*}}] if %{{.*}} : !tile.barrier<threads, 4>
+        %elected = nvvm.elect.sync -> i1
+        tile.barrier.arrive %empty[%s] if %elected : !tile.barrier<threads, 4>
         %next = tile.pipeline.advance %ps : !tile.pipeline<4>
         scf.yield %acc2, %next : !tile.frag<64x256xf32, wgmma_acc>, !tile.pipeline<4>
       }

@@ -80,6 +80,35 @@ tile.kernel @single_threads() attributes {target = #tile.target<sm_90a>, warpgro
 
 // -----
 
+// A single_thread block that only arrives (and computes the arrives'
+// operands without side effects) becomes predicated arrives, no branch; one
+// that does anything else keeps its scf.if.
+// CHECK-LABEL: tile.kernel @predicated_arrives
+// CHECK: %[[E:.*]] = nvvm.elect.sync -> i1
+// CHECK-NEXT: tile.barrier.arrive %{{.*}}[%{{.*}}] if %[[E]] : !tile.barrier<threads, 2>
+// CHECK-NEXT: %[[R:.*]] = tile.barrier.remote_view %{{.*}} cta 1
+// CHECK-NEXT: tile.barrier.arrive %[[R]][%{{.*}}] if %[[E]] : !tile.barrier<threads, 2, remote>
+// CHECK-NOT: scf.if %[[E]]
+// CHECK: %[[E2:.*]] = nvvm.elect.sync -> i1
+// CHECK-NEXT: scf.if %[[E2]] {
+// CHECK-NEXT: tile.barrier.arrive
+// CHECK-NEXT: "other.effect"() : () -> ()
+tile.kernel @predicated_arrives() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %empty = tile.barrier_alloc arrivals 8 : !tile.barrier<threads, 2>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread warp {
+    tile.barrier.arrive %empty[%c0] : !tile.barrier<threads, 2>
+    %peer = tile.barrier.remote_view %empty cta 1 : !tile.barrier<threads, 2> -> !tile.barrier<threads, 2, remote>
+    tile.barrier.arrive %peer[%c0] : !tile.barrier<threads, 2, remote>
+  }
+  tile.single_thread warp {
+    tile.barrier.arrive %empty[%c0] : !tile.barrier<threads, 2>
+    "other.effect"() : () -> ()
+  }
+}
+
+// -----
+
 // Tensor memory: the address is read after the setup sync; the kernel ends
 // with a sync and the release. Clusters sync cluster-wide.
 // CHECK-LABEL: tile.kernel @tmem
