@@ -116,12 +116,12 @@ tilec_compiler_status readProblem(const kernels::KernelFamily &family,
 }
 
 void fillInfo(const kernels::KernelConfig &config, StringRef key,
-              tilec_kernel_info &info) {
+              StringRef params, tilec_kernel_info &info) {
   std::memset(&info, 0, sizeof(info));
   copyString(info.family, config.family->name);
   copyString(info.target, config.target);
   copyString(info.key, key);
-  copyString(info.params, kernels::configParamString(config));
+  copyString(info.params, params);
   copyString(info.reason, config.reason);
   // The spec's kernel is named after its family.
   copyString(info.kernel_name, config.family->name);
@@ -283,7 +283,8 @@ tilec_compiler_status tilec_kernel_config(const char *family,
                                             target ? target : "", config);
   if (!error.empty())
     return fail(TILEC_COMPILER_ERROR_INVALID_ARGUMENT, error);
-  fillInfo(config, kernels::kernelKey(config, compilerVersion()), *info);
+  fillInfo(config, kernels::kernelKey(config, compilerVersion()),
+           kernels::configParamString(config), *info);
   return TILEC_COMPILER_OK;
 }
 
@@ -309,7 +310,8 @@ tilec_get_kernel(const char *family, const tilec_gemm_problem *problem,
   *bundle = kernel.bundle.data();
   *bundle_size = kernel.bundle.size();
   if (info) {
-    fillInfo(lookup.config, kernel.key, *info);
+    const ProblemEntry &entry = *lookup.problem;
+    fillInfo(entry.config, entry.key, entry.params, *info);
     // The compiled kernel's own facts win over the config's.
     copyString(info->kernel_name, kernel.kernelName);
     info->threads = kernel.threads;

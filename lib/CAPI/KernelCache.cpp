@@ -7,6 +7,7 @@
 
 #include "tilec/bundle/Bundle.h"
 
+#include "llvm/ADT/Hashing.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 using namespace llvm;
@@ -30,18 +32,36 @@ struct Slot {
   std::atomic<const CachedKernel *> kernel{nullptr};
 };
 
-struct ProblemEntry {
-  kernels::KernelConfig config;
-  std::shared_ptr<Slot> slot;
+/// The problem as the memory cache's key: the exact request, so that a hit
+/// costs a hash and a compare (no config, no strings).
+struct ProblemKey {
+  const kernels::KernelFamily *family;
+  int64_t m, n, k, smCount;
+  vocab::ElementType a, b, d;
+  bool accumulate;
+  vocab::Target target;
+
+  bool operator==(const ProblemKey &o) const {
+    return family == o.family && m == o.m && n == o.n && k == o.k &&
+           smCount == o.smCount && a == o.a && b == o.b && d == o.d &&
+           accumulate == o.accumulate && target == o.target;
+  }
 };
 
-std::string problemKey(const kernels::KernelFamily &family,
-                       const kernels::GemmProblem &p, int64_t smCount,
-                       StringRef target) {
-  return formatv("{0}|{1}|{2}|{3}|{4}|{5}|{6}|{7}|{8}|{9}", family.name, p.m,
-                 p.n, p.k, static_cast<int>(p.a), static_cast<int>(p.b),
-                 static_cast<int>(p.d), p.accumulate, smCount, target);
-}
+struct ProblemKeyHash {
+  size_t operator()(const ProblemKey &p) const {
+    return llvm::hash_combine(p.family, p.m, p.n, p.k, p.smCount,
+                              static_cast<int>(p.a), static_cast<int>(p.b),
+                              static_cast<int>(p.d), p.accumulate,
+                              static_cast<int>(p.target));
+  }
+};
+
+/// A problem entry and the slot of its kernel.
+struct ProblemSlot {
+  std::shared_ptr<const ProblemEntry> entry;
+  std::shared_ptr<Slot> slot;
+};
 
 void printConfig(const kernels::GemmProblem &p, int64_t smCount,
                  const kernels::KernelConfig &c) {
@@ -93,7 +113,7 @@ tilec_compiler_status compile(const kernels::KernelConfig &config,
 
 struct KernelCache::Impl {
   std::mutex mutex; ///< guards the maps
-  std::unordered_map<std::string, ProblemEntry> problems;
+  std::unordered_map<ProblemKey, ProblemSlot, ProblemKeyHash> problems;
   std::unordered_map<std::string, std::shared_ptr<Slot>> slots;
   /// Slots forgotten by clearMemory: their kernels were handed out.
   std::vector<std::shared_ptr<Slot>> retired;
@@ -180,14 +200,26 @@ tilec_compiler_status KernelCache::get(const kernels::KernelFamily &family,
                                        KernelLookup &result,
                                        std::string &error) {
   result = KernelLookup();
-  std::string problemName = problemKey(family, problem, smCount, target);
+  std::optional<vocab::Target> parsedTarget =
+      target.empty() ? vocab::kDefaultTarget : vocab::parseTarget(target);
+  // An unknown target has no entry; chooseConfig below names it.
+  ProblemKey problemKey{&family,
+                        problem.m,
+                        problem.n,
+                        problem.k,
+                        smCount,
+                        problem.a,
+                        problem.b,
+                        problem.d,
+                        problem.accumulate,
+                        parsedTarget.value_or(vocab::kDefaultTarget)};
   std::shared_ptr<Slot> slot;
-  {
+  if (parsedTarget) {
     std::lock_guard<std::mutex> lock(impl->mutex);
-    auto it = impl->problems.find(problemName);
+    auto it = impl->problems.find(problemKey);
     if (it != impl->problems.end()) {
+      result.problem = it->second.entry;
       slot = it->second.slot;
-      result.config = it->second.config;
     }
   }
   if (slot) {
@@ -198,19 +230,22 @@ tilec_compiler_status KernelCache::get(const kernels::KernelFamily &family,
       return TILEC_COMPILER_OK;
     }
   } else {
+    auto entry = std::make_shared<ProblemEntry>();
     error =
-        kernels::chooseConfig(family, problem, smCount, target, result.config);
+        kernels::chooseConfig(family, problem, smCount, target, entry->config);
     if (!error.empty())
       return TILEC_COMPILER_ERROR_INVALID_ARGUMENT;
     if (envFlag("TILEC_PRINT_CONFIGS"))
-      printConfig(problem, smCount, result.config);
-    std::string key = kernels::kernelKey(result.config, compilerVersion());
+      printConfig(problem, smCount, entry->config);
+    entry->key = kernels::kernelKey(entry->config, compilerVersion());
+    entry->params = kernels::configParamString(entry->config);
     std::lock_guard<std::mutex> lock(impl->mutex);
-    std::shared_ptr<Slot> &keySlot = impl->slots[key];
+    std::shared_ptr<Slot> &keySlot = impl->slots[entry->key];
     if (!keySlot)
       keySlot = std::make_shared<Slot>();
     slot = keySlot;
-    impl->problems.emplace(problemName, ProblemEntry{result.config, slot});
+    result.problem = entry;
+    impl->problems.emplace(problemKey, ProblemSlot{std::move(entry), slot});
   }
 
   std::lock_guard<std::mutex> lock(slot->mutex);
@@ -220,8 +255,8 @@ tilec_compiler_status KernelCache::get(const kernels::KernelFamily &family,
     result.source = TILEC_KERNEL_SOURCE_MEMORY;
     return TILEC_COMPILER_OK;
   }
-  std::string key = kernels::kernelKey(result.config, compilerVersion());
-  return impl->fill(*slot, result.config, key, result, error);
+  return impl->fill(*slot, result.problem->config, result.problem->key, result,
+                    error);
 }
 
 void KernelCache::clearMemory() {

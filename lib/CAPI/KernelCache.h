@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,10 +33,18 @@ struct CachedKernel {
   int64_t sharedBytes = 0;
 };
 
+/// A problem seen before: its configuration, with the strings the C API
+/// hands out made once. Immutable once made.
+struct ProblemEntry {
+  kernels::KernelConfig config;
+  std::string key;    ///< kernels::kernelKey
+  std::string params; ///< kernels::configParamString
+};
+
 /// What one lookup found.
 struct KernelLookup {
   const CachedKernel *kernel = nullptr;
-  kernels::KernelConfig config;
+  std::shared_ptr<const ProblemEntry> problem;
   tilec_kernel_source source = TILEC_KERNEL_SOURCE_NONE;
   double seconds = 0;
 };
