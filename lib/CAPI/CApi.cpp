@@ -115,6 +115,16 @@ tilec_compiler_status readProblem(const kernels::KernelFamily &family,
                     out.d);
 }
 
+/// The family and problem arguments of the kernel-library calls.
+tilec_compiler_status readRequest(const char *familyName,
+                                  const tilec_gemm_problem *problem,
+                                  const kernels::KernelFamily *&family,
+                                  kernels::GemmProblem &gemm) {
+  if (tilec_compiler_status s = findFamily(familyName, family))
+    return s;
+  return readProblem(*family, problem, gemm);
+}
+
 void fillInfo(const kernels::KernelConfig &config, StringRef key,
               StringRef params, tilec_kernel_info &info) {
   std::memset(&info, 0, sizeof(info));
@@ -272,9 +282,7 @@ tilec_compiler_status tilec_kernel_config(const char *family,
                                           tilec_kernel_info *info) {
   const kernels::KernelFamily *found = nullptr;
   kernels::GemmProblem gemm;
-  if (tilec_compiler_status s = findFamily(family, found))
-    return s;
-  if (tilec_compiler_status s = readProblem(*found, problem, gemm))
+  if (tilec_compiler_status s = readRequest(family, problem, found, gemm))
     return s;
   if (!info)
     return fail(TILEC_COMPILER_ERROR_INVALID_ARGUMENT, "info is NULL");
@@ -294,9 +302,7 @@ tilec_get_kernel(const char *family, const tilec_gemm_problem *problem,
                  size_t *bundle_size, tilec_kernel_info *info) {
   const kernels::KernelFamily *found = nullptr;
   kernels::GemmProblem gemm;
-  if (tilec_compiler_status s = findFamily(family, found))
-    return s;
-  if (tilec_compiler_status s = readProblem(*found, problem, gemm))
+  if (tilec_compiler_status s = readRequest(family, problem, found, gemm))
     return s;
   if (!bundle || !bundle_size)
     return fail(TILEC_COMPILER_ERROR_INVALID_ARGUMENT,

@@ -1,6 +1,7 @@
 # Writes OUTPUT, a C++ source holding each of SPECS (a ;-list of .tile files)
 # as a NUL-terminated char array, so that libtilec_compiler.so needs no files
 # beside it. Run as: cmake -DOUTPUT=... -DSPECS=... -P EmbedSpecs.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/../CAPI/WriteIfChanged.cmake)
 set(body "")
 set(table "")
 set(index 0)
@@ -33,11 +34,4 @@ ${table}};
 const size_t kNumEmbeddedSpecs = ${index};
 } // namespace tilec::kernels
 ")
-# Rewrite only on change, so that an unchanged spec rebuilds nothing.
-if(EXISTS "${OUTPUT}")
-  file(READ "${OUTPUT}" old)
-  if(old STREQUAL text)
-    return()
-  endif()
-endif()
-file(WRITE "${OUTPUT}" "${text}")
+write_if_changed("${OUTPUT}" "${text}")

@@ -92,6 +92,18 @@ protected:
     return status;
   }
 
+  /// Where tilec_get_kernel finds the kernel, after forgetting the memory
+  /// cache when `fromDisk`.
+  tilec_kernel_source sourceOf(const char *family, const tilec_gemm_problem &p,
+                               bool fromDisk) {
+    if (fromDisk)
+      tilec_clear_memory_cache();
+    tilec_kernel_info info;
+    EXPECT_EQ(get(family, p, info), TILEC_COMPILER_OK)
+        << tilec_compiler_last_error();
+    return static_cast<tilec_kernel_source>(info.source);
+  }
+
   std::string entryPath(const tilec_kernel_info &info) {
     return cacheDir + "/kernels/" + info.key + ".kernel";
   }
@@ -456,12 +468,9 @@ TEST_F(CompilerApi, GetKernelCompilesThenHitsMemoryThenDisk) {
   EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_MEMORY);
   EXPECT_EQ(info.seconds, 0.0);
   // Another shape with the same configuration is the same kernel.
-  ASSERT_EQ(get("fp8_gemm_1d2d", gemm(64, 2000, 512), info), TILEC_COMPILER_OK);
-  EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_MEMORY);
-
-  tilec_clear_memory_cache();
-  ASSERT_EQ(get("fp8_gemm_1d2d", p, info), TILEC_COMPILER_OK);
-  EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_DISK);
+  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", gemm(64, 2000, 512), false),
+            TILEC_KERNEL_SOURCE_MEMORY);
+  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", p, true), TILEC_KERNEL_SOURCE_DISK);
 }
 
 TEST_F(CompilerApi, CorruptOrTruncatedEntryIsAMissAndReplaced) {
@@ -475,9 +484,7 @@ TEST_F(CompilerApi, CorruptOrTruncatedEntryIsAMissAndReplaced) {
   ASSERT_EQ(::stat(path.c_str(), &whole), 0);
 
   ASSERT_EQ(::truncate(path.c_str(), whole.st_size / 2), 0);
-  tilec_clear_memory_cache();
-  ASSERT_EQ(get("fp8_gemm_1d2d", p, info), TILEC_COMPILER_OK);
-  EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_COMPILED);
+  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", p, true), TILEC_KERNEL_SOURCE_COMPILED);
   struct stat replaced;
   ASSERT_EQ(::stat(path.c_str(), &replaced), 0);
   EXPECT_EQ(replaced.st_size, whole.st_size);
@@ -490,12 +497,8 @@ TEST_F(CompilerApi, CorruptOrTruncatedEntryIsAMissAndReplaced) {
     file.seekp(whole.st_size - 100);
     file.put(static_cast<char>(byte ^ 0xff));
   }
-  tilec_clear_memory_cache();
-  ASSERT_EQ(get("fp8_gemm_1d2d", p, info), TILEC_COMPILER_OK);
-  EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_COMPILED);
-  tilec_clear_memory_cache();
-  ASSERT_EQ(get("fp8_gemm_1d2d", p, info), TILEC_COMPILER_OK);
-  EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_DISK);
+  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", p, true), TILEC_KERNEL_SOURCE_COMPILED);
+  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", p, true), TILEC_KERNEL_SOURCE_DISK);
 }
 
 TEST_F(CompilerApi, TwoProcessesRacingOnOneKeyBothSucceed) {
@@ -519,9 +522,8 @@ TEST_F(CompilerApi, TwoProcessesRacingOnOneKeyBothSucceed) {
     ASSERT_EQ(::waitpid(child, &status, 0), child);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   }
-  tilec_kernel_info info;
-  ASSERT_EQ(get("bf16_gemm_nt", p, info), TILEC_COMPILER_OK);
-  EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_DISK) << "the entry is whole";
+  EXPECT_EQ(sourceOf("bf16_gemm_nt", p, true), TILEC_KERNEL_SOURCE_DISK)
+      << "the entry is whole";
   // No temporary file is left behind.
   std::string command = "test $(ls -A '" + cacheDir + "/kernels' | wc -l) = 1";
   EXPECT_EQ(std::system(command.c_str()), 0);
