@@ -25,6 +25,13 @@
 using namespace llvm;
 using namespace tilec;
 
+// The structs are the ABI ctypes mirrors: a change of size means a new
+// TILEC_COMPILER_API_VERSION (fields are only ever appended).
+static_assert(sizeof(tilec_compile_request) == 56, "tilec_compile_request");
+static_assert(sizeof(tilec_compile_result) == 40, "tilec_compile_result");
+static_assert(sizeof(tilec_gemm_problem) == 56, "tilec_gemm_problem");
+static_assert(sizeof(tilec_kernel_info) == 768, "tilec_kernel_info");
+
 namespace {
 
 thread_local std::string lastError;
