@@ -162,12 +162,13 @@ bool collectKernels(const std::vector<Gemm> &gemms, int32_t smCount,
               g.family.c_str(), &problem, smCount, target, &info))
         return fail(g.where + ": " + tilec_compiler_status_name(s) + ": " +
                     tilec_compiler_last_error());
-      auto [it, added] = out.emplace(info.key, proto);
-      if (added) {
-        it->second.problem = problem;
-        it->second.config = info;
-        it->second.firstUse = g.where + " (M=" + std::to_string(m) + ")";
-      }
+      std::string key = info.key;
+      if (out.count(key))
+        continue;
+      Kernel &kernel = out.emplace(key, proto).first->second;
+      kernel.problem = problem;
+      kernel.config = info;
+      kernel.firstUse = g.where + " (M=" + std::to_string(m) + ")";
     }
   }
   // The problems point into the Gemm strings; repoint them at the copies.

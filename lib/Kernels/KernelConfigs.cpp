@@ -200,9 +200,12 @@ ElementType defaultInputType(const KernelFamily &family) {
 
 int64_t layoutSharedMemory(ArrayRef<std::pair<int64_t, int64_t>> buffers,
                            int64_t barriers) {
-  SmallVector<std::pair<int64_t, int64_t>> sorted(buffers);
-  llvm::stable_sort(
-      sorted, [](const auto &a, const auto &b) { return a.second > b.second; });
+  // A stable insertion sort: a handful of buffers, in the config search's
+  // inner loop (std::stable_sort would allocate).
+  SmallVector<std::pair<int64_t, int64_t>, 8> sorted(buffers);
+  for (size_t i = 1; i < sorted.size(); ++i)
+    for (size_t j = i; j > 0 && sorted[j - 1].second < sorted[j].second; --j)
+      std::swap(sorted[j - 1], sorted[j]);
   int64_t offset = 0;
   for (auto [bytes, alignment] : sorted)
     offset = alignTo(offset, alignment) + bytes;
