@@ -22,7 +22,12 @@ config.substitutions.append(("%ptxas", config.ptxas_executable))
 
 tool_dirs = [config.tilec_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tile-opt", "tilec", "tile-dsl",
-                                    "FileCheck", "not", "count"], tool_dirs)
+                                    "tilec-precompile", "FileCheck", "not",
+                                    "count", "llvm-nm", "llvm-readelf"],
+                                   tool_dirs)
+# The compiler library (lib/CAPI) as the build leaves it.
+config.substitutions.append(("%libtilec_compiler", os.path.join(
+    config.tilec_obj_root, "lib", "libtilec_compiler.so")))
 if config.ptxas_executable:
     config.available_features.add("ptxas")
 if config.tilec_fuzzer:

@@ -6,30 +6,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Frontend/Frontend.h"
-#include "lib/Registration.h"
-#include "lib/Target/KernelMetadata.h"
-#include "lib/Target/Pipeline.h"
-#include "lib/Target/PtxEmitter.h"
-#include "lib/Target/Ptxas.h"
+#include "lib/CAPI/Compilation.h"
 
-#include "dialects/Tile/TileDialect.h"
 #include "tilec/bundle/Bundle.h"
 
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -177,29 +166,6 @@ bool writeText(StringRef path, function_ref<void(raw_ostream &)> print) {
   return writeOutput(path, text, false);
 }
 
-/// The target the module's kernels ask for, checked against --target.
-std::string resolveTarget(mlir::ModuleOp module) {
-  std::string target = targetOpt;
-  std::string found;
-  bool conflict = false;
-  module.walk([&](mlir::tile::KernelOp kernel) {
-    std::string t = kernel.getTargetName().str();
-    if (!target.empty() && t != target) {
-      kernel.emitError("kernel '") << kernel.getSymName() << "' targets " << t
-                                   << " but --target is " << target;
-      conflict = true;
-    }
-    found = t;
-  });
-  if (conflict)
-    return {};
-  if (!target.empty())
-    return target;
-  return found.empty()
-             ? std::string(tilec::vocab::toString(tilec::vocab::kDefaultTarget))
-             : found;
-}
-
 int run(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
@@ -208,78 +174,33 @@ int run(int argc, char **argv) {
   cl::HideUnrelatedOptions({&tilecCategory});
   cl::ParseCommandLineOptions(argc, argv, kOverview);
 
-  if (optLevel > 3) {
-    WithColor::error(errs(), "tilec")
-        << "-O" << optLevel << " is not a level; use -O0 to -O3\n";
+  tilec::CompileOptions options;
+  options.target = targetOpt;
+  options.defines = defines;
+  options.optLevel = optLevel;
+  options.llvmOptLevel = llvmOptLevel;
+  options.llvmPasses = llvmPasses;
+  options.codegenOptLevel = codegenOptLevel;
+  options.allowSlowKernels = allowSlow;
+  if (!tilec::checkCompileOptions(options, errs()))
     return 1;
-  }
-  if (!targetOpt.empty() && !tilec::vocab::parseTarget(targetOpt)) {
-    WithColor::error(errs(), "tilec")
-        << "unknown target '" << targetOpt << "'; use "
-        << tilec::vocab::listSpellings(tilec::vocab::kAllTargets) << "\n";
-    return 1;
-  }
 
   mlir::DefaultTimingManager tm;
   mlir::applyDefaultTimingManagerCLOptions(tm);
   mlir::TimingScope timing = tm.getRootScope();
 
-  mlir::DialectRegistry registry;
-  tilec::registerAll(registry);
-  // One kernel module gains nothing from a thread pool; starting one cost
-  // ~15% of a compile on a 2-core machine.
-  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  // The diagnostics point into the user's file; the op dump is noise.
-  context.printOpOnDiagnostic(false);
-
+  tilec::Compilation compilation(options, errs());
   std::string errorMessage;
   auto file = mlir::openInputFile(inputFile, &errorMessage);
   if (!file) {
     WithColor::error(errs(), "tilec") << errorMessage << "\n";
     return 1;
   }
-  SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
-  mlir::SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-
   bool isSpec = StringRef(inputFile).ends_with(".tile");
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  {
-    mlir::TimingScope parseTiming = timing.nest("parse");
-    if (isSpec) {
-      tilec::FrontendOptions options;
-      options.target = targetOpt;
-      for (const std::string &d : defines) {
-        std::string error;
-        if (!tilec::parseDefine(d, options, error)) {
-          WithColor::error(errs(), "tilec") << error << "\n";
-          return 1;
-        }
-      }
-      module = tilec::parseTileSpec(sourceMgr, context, options);
-    } else {
-      if (!defines.empty()) {
-        WithColor::error(errs(), "tilec")
-            << "-D applies to .tile specs; '" << inputFile << "' is MLIR\n";
-        return 1;
-      }
-      module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
-    }
-  }
-  if (!module)
+  if (!compilation.parse(std::move(file), /*isMlir=*/!isSpec, timing))
     return 1;
-
-  std::string target = resolveTarget(*module);
-  if (target.empty())
-    return 1;
-  bool hasKernel = false;
-  module->walk([&](mlir::tile::KernelOp) { hasKernel = true; });
-  if (!hasKernel) {
-    WithColor::error(errs(), "tilec")
-        << "'" << inputFile << "' defines no kernel\n";
-    return 1;
-  }
+  mlir::ModuleOp module = compilation.getModule();
+  const std::string &target = compilation.getTarget();
 
   std::string output = outputFile;
   if (output.empty()) {
@@ -289,95 +210,36 @@ int run(int argc, char **argv) {
   }
 
   if (emitOpt == Emit::Mlir) {
-    return writeText(output, [&](raw_ostream &os) { module->print(os); }) ? 0
-                                                                          : 1;
+    return writeText(output, [&](raw_ostream &os) { module.print(os); }) ? 0
+                                                                         : 1;
   }
-
-  {
-    mlir::TimingScope passTiming = timing.nest("tile passes + lowering");
-    mlir::PassManager pm(&context);
-    if (failed(mlir::applyPassManagerCLOptions(pm)))
-      return 1;
-    pm.enableTiming(passTiming);
-    // Verifying after every one of the ~14 passes cost a tenth of the
-    // compile time; the IR is verified once after the last pass instead,
-    // and an error there is the compiler's (the spec was verified when it
-    // was parsed).
-    pm.enableVerifier(false);
-    tilec::buildTileToLLVMPipeline(pm, /*verifyConversion=*/false);
-    if (failed(pm.run(*module)) ||
-        failed(tilec::verifyAsInternalError(module->getOperation())))
-      return 1;
-  }
-  if (emitOpt == Emit::Lowered) {
-    return writeText(output, [&](raw_ostream &os) { module->print(os); }) ? 0
-                                                                          : 1;
-  }
-
-  tilec::bundle::Bundle bundle;
-  bundle.target = target;
-  bundle.producer = "tilec 0.1";
-  if (failed(tilec::extractKernelMetadata(*module, bundle.kernels)))
+  if (!compilation.lower(timing, [](mlir::PassManager &pm) {
+        return mlir::applyPassManagerCLOptions(pm);
+      }))
     return 1;
-
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule;
-  {
-    mlir::TimingScope t = timing.nest("LLVM IR + optimisation");
-    llvmModule = tilec::translateToLLVMIR(
-        *module, llvmContext, target,
-        optLevel == 0 ? 0 : std::min<unsigned>(llvmOptLevel, 3), llvmPasses);
+  if (emitOpt == Emit::Lowered) {
+    return writeText(output, [&](raw_ostream &os) { module.print(os); }) ? 0
+                                                                         : 1;
   }
-  if (!llvmModule)
+  if (!compilation.translate(timing))
     return 1;
   if (emitOpt == Emit::Llvm) {
     return writeText(output,
-                     [&](raw_ostream &os) { llvmModule->print(os, nullptr); })
+                     [&](raw_ostream &os) {
+                       compilation.getLLVMModule().print(os, nullptr);
+                     })
                ? 0
                : 1;
   }
-  {
-    mlir::TimingScope t = timing.nest("NVPTX back end");
-    unsigned codegen = codegenOptLevel == ~0u
-                           ? optLevel
-                           : std::min(codegenOptLevel.getValue(), 3u);
-    bundle.ptx = tilec::emitPTX(*llvmModule, target, codegen, module->getLoc());
-  }
-  if (bundle.ptx.empty())
+  if (!compilation.emitPtx(timing))
     return 1;
-
-  std::optional<tilec::PtxasResult> assembled;
-  if (emitOpt != Emit::Ptx) {
-    mlir::TimingScope t = timing.nest("ptxas");
-    std::string error;
-    assembled = tilec::runPtxas(bundle.ptx, target, optLevel, error);
-    if (!assembled) {
-      WithColor::error(errs(), "tilec") << error << "\n";
-      return 1;
-    }
-    for (const std::string &w : assembled->warnings)
-      WithColor::warning(errs(), "tilec") << w << "\n";
-    if (!assembled->fatalWarnings.empty()) {
-      for (const std::string &w : assembled->fatalWarnings)
-        (allowSlow ? WithColor::warning(errs(), "tilec")
-                   : WithColor::error(errs(), "tilec"))
-            << w << "\n";
-      if (!allowSlow) {
-        WithColor::note(errs(), "tilec")
-            << "these ptxas warnings mean a slow kernel; fix the spec or pass "
-               "--allow-slow-kernels\n";
-        return 1;
-      }
-    }
-    bundle.cubin = assembled->cubin;
-  }
-
-  std::string metadataError = tilec::bundle::validate(bundle);
-  if (!metadataError.empty()) {
-    WithColor::error(errs(), "tilec")
-        << "kernel metadata: " << metadataError << "\n";
+  if (emitOpt != Emit::Ptx && !compilation.assemble(timing))
     return 1;
-  }
+  if (!compilation.validate())
+    return 1;
+  const tilec::bundle::Bundle &bundle = compilation.getBundle();
+  const std::optional<tilec::PtxasResult> &assembled =
+      compilation.getPtxasResult();
 
   std::vector<std::string> written;
   bool ok = true;

@@ -1,0 +1,297 @@
+//===- KernelConfigs.cpp - kernel families, their configs and keys -------===//
+//
+// The configuration tables start from the winners measured on the H200; the
+// real heuristic (a cost model over every legal tile, as DeepGEMM's) is
+// issue 13. A table's first row that the problem meets wins.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lib/Kernels/KernelConfigs.h"
+
+#include "lib/Kernels/EmbeddedSpecs.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/SHA256.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace llvm;
+using tilec::vocab::ElementType;
+
+namespace tilec::kernels {
+namespace {
+
+constexpr KernelFamily kFamilies[] = {
+    {"bf16_gemm_nt", "bf16_gemm_nt.tile", FamilyKind::Bf16Gemm, false, false,
+     "bf16 D = A B^T: A [M, K], B [N, K], both K-major"},
+    {"bf16_gemm_nn", "bf16_gemm_nn.tile", FamilyKind::Bf16Gemm, false, true,
+     "bf16 D = A B: A [M, K] K-major, B [K, N] N-major"},
+    {"bf16_gemm_tn", "bf16_gemm_tn.tile", FamilyKind::Bf16Gemm, true, true,
+     "bf16 D = A^T B: A [K, M] M-major, B [K, N] N-major"},
+    {"bf16_gemm_tt", "bf16_gemm_tt.tile", FamilyKind::Bf16Gemm, true, false,
+     "bf16 D = A^T B^T: A [K, M] M-major, B [N, K] K-major"},
+    {"fp8_gemm_1d2d", "fp8_gemm_1d2d.tile", FamilyKind::Fp8Gemm1D2D, false,
+     false,
+     "e4m3 D = A B^T, A scaled per row and 128 K, B per 128 x 128 block"},
+    {"fp8_gemm_1d1d", "fp8_gemm_1d1d.tile", FamilyKind::Fp8Gemm1D1D, false,
+     false, "e4m3 D = A B^T, A and B scaled per row and 128 K"},
+};
+
+/// One row of a configuration table. It applies when M <= maxM and
+/// N <= maxN (0: any), when (fillsSms) its tiles are at least the SMs, and
+/// when at least kMinStages stages fit in shared memory.
+struct TableRow {
+  int64_t maxM;
+  int64_t maxN;
+  bool fillsSms;
+  int64_t blockM;
+  int64_t blockN;
+  const char *why;
+};
+
+// BF16: bench/results/2026-11-29-hopper-gemm-ladder.md (rung 6 = 128 x 256,
+// 3 stages: 1.00-1.02x cuBLAS at 8192^3, 0.2-0.4x at M = 128 where it makes
+// 8-28 CTAs) and 2026-11-29-tuning-notes.md (128 x 128 and 128 x 192 did not
+// beat it on large shapes). The smaller tiles for few-tile problems are
+// not measured yet.
+constexpr TableRow kBf16Table[] = {
+    {0, 0, true, 128, 256,
+     "128x256: rung 6, the fastest measured (1.00-1.02x cuBLAS at 8192^3, "
+     "bench/results/2026-11-29-hopper-gemm-ladder.md)"},
+    {0, 0, true, 128, 128,
+     "128x256 tiles would leave SMs idle: 128x128 (not measured at this "
+     "size)"},
+    {0, 0, false, 128, 64,
+     "few tiles: 128x64 for the most CTAs (128x256 ran at 0.2-0.4x cuBLAS "
+     "at M = 128; not measured)"},
+};
+
+// FP8, both scalings: bench/results/2026-12-01-fp8-gemm.md, runs 1-2.
+constexpr TableRow kFp8Table[] = {
+    {128, 2112, false, 64, 32,
+     "M <= 128, N <= 2112: 64x32, the most CTAs (0.77x DeepGEMM at "
+     "128x2112x7168, bench/results/2026-12-01-fp8-gemm.md)"},
+    {128, 0, false, 64, 128,
+     "M <= 128: one 64-row consumer, 64x128 (0.98-1.06x DeepGEMM at "
+     "128x7168x16384, bench/results/2026-12-01-fp8-gemm.md)"},
+    {0, 2112, false, 128, 64,
+     "N <= 2112: 128x64 fills the waves (8 waves at 4096x2112; by wave "
+     "count, not measured)"},
+    {0, 0, false, 128, 128,
+     "large: 128x128 (0.73-0.86x DeepGEMM at 4096^3 to 8192^3, "
+     "bench/results/2026-12-01-fp8-gemm.md)"},
+};
+
+/// Fewer stages than this cannot hide TMA latency (DeepGEMM's floor too).
+constexpr int64_t kMinStages = 3;
+/// The specs' own ceiling (fp8_gemm_*.tile: at most 12).
+constexpr int64_t kMaxStages = 12;
+
+bool isBf16(const KernelFamily &family) {
+  return family.kind == FamilyKind::Bf16Gemm;
+}
+
+/// The widest swizzle span dividing a row of `rowBytes` (the specs'
+/// D_SWIZZLE), and the alignment tile-allocate-smem gives such a buffer.
+int64_t swizzledAlignment(int64_t rowBytes) {
+  int64_t span = std::min<int64_t>(128, rowBytes & -rowBytes);
+  return span >= 32 ? 8 * span : 128;
+}
+
+/// The shared memory of one configuration, buffer by buffer as the family's
+/// spec declares them.
+int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
+                    int64_t blockK, int64_t stages, unsigned outBytes) {
+  constexpr int64_t kSwizzle128Alignment = 1024;
+  constexpr int64_t kPlainAlignment = 128;
+  int64_t inBytes = isBf16(family) ? 2 : 1;
+  int64_t dRows = isBf16(family) ? blockM : (blockM / 64) * 64;
+  SmallVector<std::pair<int64_t, int64_t>> buffers = {
+      {stages * blockM * blockK * inBytes, kSwizzle128Alignment},
+      {stages * blockN * blockK * inBytes, kSwizzle128Alignment},
+      {dRows * blockN * outBytes, swizzledAlignment(blockN * outBytes)}};
+  if (!isBf16(family))
+    buffers.push_back({stages * blockM * 4, kPlainAlignment}); // A scales
+  if (family.kind == FamilyKind::Fp8Gemm1D1D)                  // B scales
+    buffers.push_back({stages * alignTo(blockN, 32) * 4, kPlainAlignment});
+  return layoutSharedMemory(buffers, /*barriers=*/2 * stages);
+}
+
+std::string checkProblem(const KernelFamily &family, const GemmProblem &problem,
+                         int64_t smCount, StringRef target) {
+  for (auto [name, value] : {std::pair<const char *, int64_t>{"m", problem.m},
+                             {"n", problem.n},
+                             {"k", problem.k}}) {
+    if (value <= 0)
+      return formatv("problem.{0} must be positive, got {1}", name, value);
+    if (value > std::numeric_limits<int32_t>::max())
+      return formatv("problem.{0} = {1} does not fit the kernels' 32-bit "
+                     "dimensions",
+                     name, value);
+  }
+  ElementType input = defaultInputType(family);
+  for (auto [name, type] :
+       {std::pair<const char *, ElementType>{"a_dtype", problem.a},
+        {"b_dtype", problem.b}}) {
+    if (type != input)
+      return formatv("problem.{0} must be {1} for {2}, got {3}", name,
+                     vocab::toString(input), family.name, vocab::toString(type))
+          .str();
+  }
+  if (problem.d != ElementType::BF16 && problem.d != ElementType::F32)
+    return formatv("problem.d_dtype must be bf16 or f32 for {0}, got {1}",
+                   family.name, vocab::toString(problem.d))
+        .str();
+  if (problem.accumulate && !isBf16(family) && problem.d != ElementType::F32)
+    return formatv("problem.accumulate needs d_dtype f32 for {0} (D += A B^T "
+                   "adds in f32), got {1}",
+                   family.name, vocab::toString(problem.d))
+        .str();
+  if (smCount <= 0)
+    return formatv("sm_count must be positive, got {0}", smCount);
+  if (!target.empty() && !vocab::parseTarget(target))
+    return formatv("unknown target '{0}'; use {1}", target,
+                   vocab::listSpellings(vocab::kAllTargets))
+        .str();
+  if (!target.empty() && target != "sm_90a")
+    return formatv("target {0}: {1} has sm_90a kernels only (its spec uses "
+                   "wgmma)",
+                   target, family.name)
+        .str();
+  return {};
+}
+
+} // namespace
+
+ArrayRef<KernelFamily> kernelFamilies() { return kFamilies; }
+
+const KernelFamily *findKernelFamily(StringRef name) {
+  for (const KernelFamily &family : kFamilies)
+    if (family.name == name)
+      return &family;
+  return nullptr;
+}
+
+StringRef familySpec(const KernelFamily &family) {
+  for (size_t i = 0; i < kNumEmbeddedSpecs; ++i)
+    if (family.specFile == kEmbeddedSpecs[i].fileName)
+      return StringRef(kEmbeddedSpecs[i].text, kEmbeddedSpecs[i].size);
+  return {};
+}
+
+const std::string &familySpecHash(const KernelFamily &family) {
+  static const std::vector<std::string> hashes = [] {
+    std::vector<std::string> result;
+    for (const KernelFamily &f : kFamilies)
+      result.push_back(toHex(SHA256::hash(arrayRefFromStringRef(familySpec(f))),
+                             /*LowerCase=*/true));
+    return result;
+  }();
+  return hashes[&family - kFamilies];
+}
+
+ElementType defaultInputType(const KernelFamily &family) {
+  return isBf16(family) ? ElementType::BF16 : ElementType::E4M3;
+}
+
+int64_t layoutSharedMemory(ArrayRef<std::pair<int64_t, int64_t>> buffers,
+                           int64_t barriers) {
+  // A stable insertion sort: a handful of buffers, in the config search's
+  // inner loop (std::stable_sort would allocate).
+  SmallVector<std::pair<int64_t, int64_t>, 8> sorted(buffers);
+  for (size_t i = 1; i < sorted.size(); ++i)
+    for (size_t j = i; j > 0 && sorted[j - 1].second < sorted[j].second; --j)
+      std::swap(sorted[j - 1], sorted[j]);
+  int64_t offset = 0;
+  for (auto [bytes, alignment] : sorted)
+    offset = alignTo(offset, alignment) + bytes;
+  return alignTo(offset, 8) + 8 * barriers;
+}
+
+std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
+                         int64_t smCount, StringRef target,
+                         KernelConfig &config) {
+  std::string error = checkProblem(family, problem, smCount, target);
+  if (!error.empty())
+    return error;
+  const int64_t blockK = isBf16(family) ? 64 : 128;
+  const unsigned outBytes = vocab::byteSize(problem.d);
+  const int64_t limit =
+      vocab::maxDynamicSharedMemoryBytes(vocab::Target::SM90a);
+  ArrayRef<TableRow> table = isBf16(family) ? ArrayRef<TableRow>(kBf16Table)
+                                            : ArrayRef<TableRow>(kFp8Table);
+  for (const TableRow &row : table) {
+    if ((row.maxM && problem.m > row.maxM) ||
+        (row.maxN && problem.n > row.maxN))
+      continue;
+    int64_t tiles =
+        divideCeil(problem.m, row.blockM) * divideCeil(problem.n, row.blockN);
+    if (row.fillsSms && tiles < smCount)
+      continue;
+    int64_t stages = 0;
+    for (int64_t s = kMaxStages; s >= kMinStages && !stages; --s)
+      if (sharedBytes(family, row.blockM, row.blockN, blockK, s, outBytes) <=
+          limit)
+        stages = s;
+    if (!stages)
+      continue;
+
+    config = KernelConfig();
+    config.family = &family;
+    config.target = "sm_90a";
+    config.blockM = row.blockM;
+    config.blockN = row.blockN;
+    config.blockK = blockK;
+    config.stages = stages;
+    config.threads = isBf16(family) ? 384 : (row.blockM / 64 + 1) * 128;
+    // Persistent grids: one CTA per SM, whatever the tile count.
+    config.grid = {static_cast<unsigned>(smCount), 1, 1};
+    config.numTiles = tiles;
+    config.sharedBytes =
+        sharedBytes(family, row.blockM, row.blockN, blockK, stages, outBytes);
+    config.reason = row.why;
+    config.params = {
+        {"ACCUMULATE", problem.accumulate ? "1" : "0"},
+        {"BLK_M", std::to_string(row.blockM)},
+        {"BLK_N", std::to_string(row.blockN)},
+        {"OUT", std::string(vocab::toString(problem.d))},
+        {"STAGES", std::to_string(stages)},
+    };
+    if (isBf16(family))
+      config.params.push_back({"BLK_K", std::to_string(blockK)});
+    llvm::sort(config.params, [](const ConfigParam &a, const ConfigParam &b) {
+      return a.name < b.name;
+    });
+    return {};
+  }
+  return formatv("no configuration of {0} fits problem {1}x{2}x{3} with "
+                 "d_dtype {4}",
+                 family.name, problem.m, problem.n, problem.k,
+                 vocab::toString(problem.d));
+}
+
+std::vector<std::string> configDefines(const KernelConfig &config) {
+  std::vector<std::string> defines;
+  for (const ConfigParam &p : config.params)
+    defines.push_back(p.name + "=" + p.value);
+  return defines;
+}
+
+std::string configParamString(const KernelConfig &config) {
+  return join(configDefines(config), " ");
+}
+
+std::string kernelKey(const KernelConfig &config, StringRef compilerVersion) {
+  std::string text =
+      formatv("tilec kernel key 1\nfamily={0}\nspec={1}\nparams={2}\n"
+              "target={3}\ncompiler={4}\n",
+              config.family->name, familySpecHash(*config.family),
+              configParamString(config), config.target, compilerVersion);
+  return toHex(SHA256::hash(arrayRefFromStringRef(text)), /*LowerCase=*/true);
+}
+
+} // namespace tilec::kernels

@@ -1,0 +1,106 @@
+//===- KernelConfigs.h - kernel families, their configs and keys -*- C++
+//-*-===//
+//
+// The kernel library: each family is a parameterised spec in lib/Kernels
+// (embedded in the compiler library) and a config function that maps a
+// problem (shape, dtypes) and the GPU's SM count to the spec's params, the
+// grid and the shared memory, as DeepGEMM's get_best_config does. A kernel
+// key names one compiled kernel: spec hash + params + target + compiler
+// version. The C API (lib/CAPI) exposes all of it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_KERNELS_KERNELCONFIGS_H
+#define TILEC_LIB_KERNELS_KERNELCONFIGS_H
+
+#include "tilec/Vocabulary.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilec::kernels {
+
+/// How the spec of a family computes.
+enum class FamilyKind { Bf16Gemm, Fp8Gemm1D2D, Fp8Gemm1D1D };
+
+struct KernelFamily {
+  llvm::StringLiteral name;     ///< "bf16_gemm_nt", the C API's name
+  llvm::StringLiteral specFile; ///< its spec in lib/Kernels
+  FamilyKind kind;
+  bool aMnMajor;               ///< A stored [K, M] (DeepGEMM's T for A)
+  bool bMnMajor;               ///< B stored [K, N] (DeepGEMM's N for B)
+  llvm::StringLiteral summary; ///< one line for docs and errors
+};
+
+/// D[M, N] (+)= A B in the family's layouts.
+struct GemmProblem {
+  int64_t m = 0, n = 0, k = 0;
+  vocab::ElementType a = vocab::ElementType::BF16;
+  vocab::ElementType b = vocab::ElementType::BF16;
+  vocab::ElementType d = vocab::ElementType::BF16;
+  bool accumulate = false;
+};
+
+/// One `-D NAME=VALUE` of a configuration.
+struct ConfigParam {
+  std::string name;
+  std::string value;
+};
+
+/// What a config function chose.
+struct KernelConfig {
+  const KernelFamily *family = nullptr;
+  std::string target;
+  std::vector<ConfigParam> params; ///< sorted by name
+  int64_t blockM = 0, blockN = 0, blockK = 0, stages = 0;
+  unsigned threads = 0;
+  std::array<unsigned, 3> cluster = {1, 1, 1};
+  std::array<unsigned, 3> grid = {1, 1, 1};
+  int64_t numTiles = 0;
+  int64_t sharedBytes = 0;
+  std::string reason; ///< one line: why
+};
+
+llvm::ArrayRef<KernelFamily> kernelFamilies();
+/// The family named `name`, or null.
+const KernelFamily *findKernelFamily(llvm::StringRef name);
+/// The family's spec as embedded in the library.
+llvm::StringRef familySpec(const KernelFamily &family);
+/// SHA-256 of the spec text, 64 hex digits (computed once).
+const std::string &familySpecHash(const KernelFamily &family);
+
+/// The family's defaults for a dtype the caller left unset.
+vocab::ElementType defaultInputType(const KernelFamily &family);
+
+/// Chooses the configuration of `family` for `problem` on a GPU with
+/// `smCount` SMs and `target` (empty: sm_90a). Returns "" on success, else a
+/// message naming the bad argument (problem.m, problem.d_dtype, sm_count,
+/// target, ...).
+std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
+                         int64_t smCount, llvm::StringRef target,
+                         KernelConfig &config);
+
+/// The params as tilec -D arguments ("BLK_M=128", ...).
+std::vector<std::string> configDefines(const KernelConfig &config);
+/// The params joined by spaces: "ACCUMULATE=0 BLK_M=128 ...".
+std::string configParamString(const KernelConfig &config);
+
+/// The kernel key: SHA-256 (64 hex digits) of the family, its spec's hash,
+/// the sorted params, the target and `compilerVersion`.
+std::string kernelKey(const KernelConfig &config,
+                      llvm::StringRef compilerVersion);
+
+/// The shared memory tile-allocate-smem gives buffers of these (bytes,
+/// alignment) plus `barriers` mbarriers: largest alignment first, then the
+/// barriers 8-byte aligned. Exposed for the unit tests.
+int64_t layoutSharedMemory(llvm::ArrayRef<std::pair<int64_t, int64_t>> buffers,
+                           int64_t barriers);
+
+} // namespace tilec::kernels
+
+#endif // TILEC_LIB_KERNELS_KERNELCONFIGS_H

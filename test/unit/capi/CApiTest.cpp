@@ -1,0 +1,587 @@
+//===- CApiTest.cpp - libtilec_compiler.so through its C API -------------===//
+//
+// Links the shared library only (as Python does): compiling spec text,
+// diagnostics, defines, threads, the kernel library's configs and keys, the
+// caches and every argument error. Tests that run ptxas skip without one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/tilec_compiler.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+std::string readSource(const std::string &relative) {
+  std::ifstream in(std::string(TILEC_SOURCE_DIR) + "/" + relative);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool havePtxas() { return TILEC_TEST_PTXAS[0] != 0; }
+
+#define REQUIRE_PTXAS()                                                        \
+  do {                                                                         \
+    if (!havePtxas())                                                          \
+      GTEST_SKIP() << "no ptxas in this build";                                \
+  } while (0)
+
+/// Compiles `spec` with `defines`; the result is released by the caller.
+tilec_compiler_status compile(const std::string &spec,
+                              const std::vector<const char *> &defines,
+                              tilec_compile_result &result,
+                              const char *name = "copy.tile") {
+  tilec_compile_request request{};
+  request.spec = spec.c_str();
+  request.spec_name = name;
+  request.defines = defines.data();
+  request.num_defines = defines.size();
+  request.opt_level = 3;
+  return tilec_compile(&request, &result);
+}
+
+std::vector<uint8_t> bytesOf(const tilec_compile_result &result) {
+  return std::vector<uint8_t>(result.bundle,
+                              result.bundle + result.bundle_size);
+}
+
+/// Each test gets its own cache directory and an empty memory cache.
+class CompilerApi : public ::testing::Test {
+protected:
+  void SetUp() override {
+    char dir[] = "/tmp/tilec-capi-XXXXXX";
+    ASSERT_NE(::mkdtemp(dir), nullptr);
+    cacheDir = dir;
+    ::setenv("TILEC_CACHE_DIR", dir, 1);
+    ::unsetenv("TILEC_DISABLE_CACHE");
+    ::unsetenv("TILEC_PRINT_CONFIGS");
+    ::unsetenv("TILEC_PRINT_COMPILES");
+    if (havePtxas())
+      ::setenv("TILEC_PTXAS", TILEC_TEST_PTXAS, 1);
+    tilec_clear_memory_cache();
+  }
+  void TearDown() override {
+    std::string command = "rm -rf '" + cacheDir + "'";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+  }
+
+  tilec_compiler_status get(const char *family, const tilec_gemm_problem &p,
+                            tilec_kernel_info &info,
+                            const char *target = nullptr) {
+    const uint8_t *bundle = nullptr;
+    size_t size = 0;
+    tilec_compiler_status status =
+        tilec_get_kernel(family, &p, 132, target, &bundle, &size, &info);
+    if (status == TILEC_COMPILER_OK) {
+      EXPECT_NE(bundle, nullptr);
+      EXPECT_GT(size, 0u);
+    }
+    return status;
+  }
+
+  /// Where tilec_get_kernel finds the kernel, after forgetting the memory
+  /// cache when `fromDisk`.
+  tilec_kernel_source sourceOf(const char *family, const tilec_gemm_problem &p,
+                               bool fromDisk) {
+    if (fromDisk)
+      tilec_clear_memory_cache();
+    tilec_kernel_info info;
+    EXPECT_EQ(get(family, p, info), TILEC_COMPILER_OK)
+        << tilec_compiler_last_error();
+    return static_cast<tilec_kernel_source>(info.source);
+  }
+
+  std::string entryPath(const tilec_kernel_info &info) {
+    return cacheDir + "/kernels/" + info.key + ".kernel";
+  }
+
+  std::string cacheDir;
+};
+
+tilec_gemm_problem gemm(int64_t m, int64_t n, int64_t k,
+                        const char *d = nullptr) {
+  tilec_gemm_problem p{};
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.d_dtype = d;
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// Version and compiling spec text
+//===----------------------------------------------------------------------===//
+
+TEST_F(CompilerApi, VersionNamesTheReleaseAndIsStable) {
+  std::string version = tilec_compiler_version();
+  EXPECT_EQ(version.rfind("0.1.0", 0), 0u) << version;
+  EXPECT_EQ(version, tilec_compiler_version());
+  EXPECT_STREQ(tilec_compiler_status_name(TILEC_COMPILER_ERROR_COMPILE),
+               "TILEC_COMPILER_ERROR_COMPILE");
+}
+
+TEST_F(CompilerApi, CompilesSpecTextToABundle) {
+  REQUIRE_PTXAS();
+  tilec_compile_result result;
+  ASSERT_EQ(compile(readSource("examples/copy.tile"), {}, result),
+            TILEC_COMPILER_OK)
+      << result.diagnostics;
+  EXPECT_GT(result.bundle_size, 1000u);
+  EXPECT_EQ(std::memcmp(result.bundle, "TILECBND", 8), 0);
+  EXPECT_STREQ(result.diagnostics, "");
+  EXPECT_GT(result.compile_seconds, 0.0);
+  tilec_compile_result_free(&result);
+  EXPECT_EQ(result.bundle, nullptr);
+  tilec_compile_result_free(nullptr);
+}
+
+TEST_F(CompilerApi, BrokenSpecGivesClangStyleDiagnostics) {
+  std::string spec = "kernel k(A: global bf16[M, K])\n"
+                     "    warpgroups 1, grid fixed(1, 1, 1) {\n"
+                     "  let x = nosuch(3)\n"
+                     "}\n";
+  tilec_compile_result result;
+  EXPECT_EQ(compile(spec, {}, result, "broken.tile"),
+            TILEC_COMPILER_ERROR_COMPILE);
+  EXPECT_EQ(result.bundle, nullptr);
+  std::string diagnostics = result.diagnostics;
+  EXPECT_NE(diagnostics.find("broken.tile:3:11: error: unknown function "
+                             "'nosuch'\n  let x = nosuch(3)\n          ^~~~~~"),
+            std::string::npos)
+      << diagnostics;
+  EXPECT_EQ(diagnostics.size(), result.diagnostics_size);
+  EXPECT_NE(std::string(tilec_compiler_last_error()).find("broken.tile:3:11"),
+            std::string::npos);
+  tilec_compile_result_free(&result);
+}
+
+TEST_F(CompilerApi, DefinesSetParams) {
+  REQUIRE_PTXAS();
+  std::string spec = readSource("examples/copy.tile");
+  tilec_compile_result plain, wide;
+  ASSERT_EQ(compile(spec, {}, plain), TILEC_COMPILER_OK);
+  ASSERT_EQ(compile(spec, {"BN=128"}, wide), TILEC_COMPILER_OK);
+  EXPECT_NE(bytesOf(plain), bytesOf(wide));
+  tilec_compile_result_free(&plain);
+  tilec_compile_result_free(&wide);
+
+  // A define naming no param is the front end's error, at the spec.
+  tilec_compile_result unknown;
+  EXPECT_EQ(compile(spec, {"NO_SUCH=1"}, unknown),
+            TILEC_COMPILER_ERROR_COMPILE);
+  EXPECT_NE(std::string(unknown.diagnostics).find("NO_SUCH"), std::string::npos)
+      << unknown.diagnostics;
+  tilec_compile_result_free(&unknown);
+}
+
+TEST_F(CompilerApi, FourThreadsCompileAtOnce) {
+  REQUIRE_PTXAS();
+  std::string spec = readSource("examples/copy.tile");
+  const char *widths[] = {"BN=64", "BN=128", "BN=192", "BN=256"};
+  std::vector<std::vector<uint8_t>> serial(4), parallel(4);
+  for (int i = 0; i < 4; ++i) {
+    tilec_compile_result result;
+    ASSERT_EQ(compile(spec, {widths[i]}, result), TILEC_COMPILER_OK);
+    serial[i] = bytesOf(result);
+    tilec_compile_result_free(&result);
+  }
+  std::vector<std::thread> threads;
+  std::vector<tilec_compiler_status> status(4);
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] {
+      tilec_compile_result result;
+      status[i] = compile(spec, {widths[i]}, result);
+      parallel[i] = bytesOf(result);
+      tilec_compile_result_free(&result);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(status[i], TILEC_COMPILER_OK) << widths[i];
+    EXPECT_EQ(parallel[i], serial[i]) << widths[i];
+  }
+}
+
+TEST_F(CompilerApi, BadRequestsNameTheArgument) {
+  tilec_compile_result result;
+  EXPECT_EQ(tilec_compile(nullptr, &result),
+            TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_compiler_last_error(), "request is NULL");
+  tilec_compile_result_free(&result);
+  EXPECT_EQ(tilec_compile(nullptr, nullptr),
+            TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_compiler_last_error(), "result is NULL");
+
+  tilec_compile_request request{};
+  EXPECT_EQ(tilec_compile(&request, &result),
+            TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_compiler_last_error(), "request.spec is NULL");
+  EXPECT_STREQ(result.diagnostics, "tilec: error: request.spec is NULL\n");
+  tilec_compile_result_free(&result);
+
+  std::string spec = readSource("examples/copy.tile");
+  request.spec = spec.c_str();
+  request.opt_level = 7;
+  EXPECT_EQ(tilec_compile(&request, &result),
+            TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_compiler_last_error(),
+               "request.opt_level must be 0 to 3, got 7");
+  tilec_compile_result_free(&result);
+
+  request.opt_level = 3;
+  request.target = "sm_80";
+  EXPECT_EQ(tilec_compile(&request, &result),
+            TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_compiler_last_error(),
+               "request.target 'sm_80' is not a target; use sm_90a or "
+               "sm_100a");
+  tilec_compile_result_free(&result);
+
+  request.target = nullptr;
+  const char *defines[] = {"BN=64", "BM"};
+  request.defines = defines;
+  request.num_defines = 2;
+  EXPECT_EQ(tilec_compile(&request, &result),
+            TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_compiler_last_error(),
+               "request.defines[1]: -D BM needs a value, as in -D BM=128");
+  tilec_compile_result_free(&result);
+
+  request.defines = nullptr;
+  EXPECT_EQ(tilec_compile(&request, &result),
+            TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_compiler_last_error(),
+               "request.defines is NULL with num_defines 2");
+  tilec_compile_result_free(&result);
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel library: families, configs, keys
+//===----------------------------------------------------------------------===//
+
+TEST_F(CompilerApi, FamiliesCarryTheirSpecs) {
+  ASSERT_EQ(tilec_num_kernel_families(), 6u);
+  EXPECT_STREQ(tilec_kernel_family_name(0), "bf16_gemm_nt");
+  EXPECT_EQ(tilec_kernel_family_name(6), nullptr);
+  const char *text = nullptr;
+  size_t size = 0;
+  ASSERT_EQ(tilec_kernel_family_spec("fp8_gemm_1d2d", &text, &size),
+            TILEC_COMPILER_OK);
+  EXPECT_EQ(std::string(text, size),
+            readSource("lib/Kernels/fp8_gemm_1d2d.tile"));
+  for (size_t i = 0; i < tilec_num_kernel_families(); ++i) {
+    ASSERT_EQ(
+        tilec_kernel_family_spec(tilec_kernel_family_name(i), &text, &size),
+        TILEC_COMPILER_OK);
+    EXPECT_NE(
+        std::string(text, size)
+            .find(std::string("kernel ") + tilec_kernel_family_name(i) + "("),
+        std::string::npos);
+  }
+}
+
+struct ConfigCase {
+  const char *family;
+  int64_t m, n, k;
+  const char *d;
+  int32_t blockM, blockN, stages;
+};
+
+TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
+  const ConfigCase cases[] = {
+      // BF16: 128x256 where it fills 132 SMs, else 128x128, else 128x64.
+      {"bf16_gemm_nt", 4096, 4096, 4096, nullptr, 128, 256, 3},
+      {"bf16_gemm_nn", 8192, 8192, 8192, nullptr, 128, 256, 3},
+      {"bf16_gemm_tn", 128, 24576, 1536, nullptr, 128, 128, 6},
+      {"bf16_gemm_tt", 128, 7168, 2048, nullptr, 128, 64, 8},
+      {"bf16_gemm_nt", 1, 2112, 7168, nullptr, 128, 64, 8},
+      // f32 output: 128x256 leaves too little room for stages.
+      {"bf16_gemm_nt", 4096, 4096, 4096, "f32", 128, 128, 5},
+      // FP8: 64x32 for small M and N <= 2112, 64x128 for small M, 128x64
+      // for N <= 2112, else 128x128.
+      {"fp8_gemm_1d2d", 128, 2112, 7168, nullptr, 64, 32, 12},
+      {"fp8_gemm_1d2d", 1, 576, 7168, nullptr, 64, 32, 12},
+      {"fp8_gemm_1d2d", 128, 7168, 16384, nullptr, 64, 128, 8},
+      {"fp8_gemm_1d2d", 1, 4096, 7168, nullptr, 64, 128, 8},
+      {"fp8_gemm_1d2d", 4096, 2112, 7168, nullptr, 128, 64, 8},
+      {"fp8_gemm_1d2d", 4096, 4096, 4096, nullptr, 128, 128, 5},
+      {"fp8_gemm_1d2d", 8192, 8192, 8192, "f32", 128, 128, 5},
+      {"fp8_gemm_1d1d", 4096, 7168, 4096, "f32", 128, 128, 4},
+  };
+  for (const ConfigCase &c : cases) {
+    tilec_gemm_problem p = gemm(c.m, c.n, c.k, c.d);
+    tilec_kernel_info info;
+    SCOPED_TRACE(std::string(c.family) + " " + std::to_string(c.m) + "x" +
+                 std::to_string(c.n) + "x" + std::to_string(c.k));
+    ASSERT_EQ(tilec_kernel_config(c.family, &p, 132, nullptr, &info),
+              TILEC_COMPILER_OK)
+        << tilec_compiler_last_error();
+    EXPECT_EQ(info.block_m, c.blockM);
+    EXPECT_EQ(info.block_n, c.blockN);
+    EXPECT_EQ(info.stages, c.stages);
+    EXPECT_STREQ(info.family, c.family);
+    EXPECT_STREQ(info.target, "sm_90a");
+    EXPECT_EQ(info.grid[0], 132u);
+    EXPECT_EQ(info.num_tiles, ((c.m + c.blockM - 1) / c.blockM) *
+                                  ((c.n + c.blockN - 1) / c.blockN));
+    EXPECT_LE(info.shared_bytes, 232448u);
+    EXPECT_NE(std::string(info.reason), "");
+    EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_NONE);
+  }
+}
+
+TEST_F(CompilerApi, KernelKeysAreStableHexAndFollowTheParams) {
+  tilec_gemm_problem p = gemm(4096, 4096, 4096);
+  tilec_kernel_info a, b, c, d;
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &p, 132, nullptr, &a), 0);
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &p, 132, "sm_90a", &b), 0);
+  EXPECT_STREQ(a.key, b.key);
+  EXPECT_EQ(std::strlen(a.key), 64u);
+  EXPECT_EQ(std::string(a.key).find_first_not_of("0123456789abcdef"),
+            std::string::npos);
+  EXPECT_STREQ(a.params, "ACCUMULATE=0 BLK_M=128 BLK_N=128 OUT=bf16 STAGES=5");
+  // Another shape with the same params shares the kernel and its key.
+  tilec_gemm_problem q = gemm(8192, 7168, 2048);
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &q, 132, nullptr, &c), 0);
+  EXPECT_STREQ(a.key, c.key);
+  // Other params, or another family's spec, give another key.
+  tilec_gemm_problem r = gemm(128, 4096, 4096);
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &r, 132, nullptr, &d), 0);
+  EXPECT_STRNE(a.key, d.key);
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d1d", &p, 132, nullptr, &d), 0);
+  EXPECT_STREQ(a.params, d.params);
+  EXPECT_STRNE(a.key, d.key);
+}
+
+TEST_F(CompilerApi, BadProblemsNameTheArgument) {
+  tilec_kernel_info info;
+  auto expectError = [&](const char *family, tilec_gemm_problem p, int32_t sms,
+                         const char *target, const std::string &message) {
+    EXPECT_EQ(tilec_kernel_config(family, &p, sms, target, &info),
+              TILEC_COMPILER_ERROR_INVALID_ARGUMENT)
+        << message;
+    EXPECT_EQ(tilec_compiler_last_error(), message);
+    const uint8_t *bundle;
+    size_t size;
+    EXPECT_EQ(
+        tilec_get_kernel(family, &p, sms, target, &bundle, &size, nullptr),
+        TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(tilec_compiler_last_error(), message);
+  };
+  tilec_gemm_problem ok = gemm(128, 256, 512);
+  expectError("bf16_gemm_xx", ok, 132, nullptr,
+              "family 'bf16_gemm_xx' is not a kernel family; use one of "
+              "bf16_gemm_nt, bf16_gemm_nn, bf16_gemm_tn, bf16_gemm_tt, "
+              "fp8_gemm_1d2d, fp8_gemm_1d1d");
+  expectError(nullptr, ok, 132, nullptr,
+              "family is NULL; use one of bf16_gemm_nt, bf16_gemm_nn, "
+              "bf16_gemm_tn, bf16_gemm_tt, fp8_gemm_1d2d, fp8_gemm_1d1d");
+  expectError("bf16_gemm_nt", gemm(0, 256, 512), 132, nullptr,
+              "problem.m must be positive, got 0");
+  expectError("bf16_gemm_nt", gemm(128, -4, 512), 132, nullptr,
+              "problem.n must be positive, got -4");
+  expectError("bf16_gemm_nt", gemm(128, 256, 1LL << 32), 132, nullptr,
+              "problem.k = 4294967296 does not fit the kernels' 32-bit "
+              "dimensions");
+  tilec_gemm_problem p = ok;
+  p.a_dtype = "fp9";
+  expectError("bf16_gemm_nt", p, 132, nullptr,
+              "problem.a_dtype 'fp9' is not an element type; use f16, bf16, "
+              "f32, f64, tf32, i8, u8, i16, u16, i32, u32, i64, u64, e4m3, "
+              "e5m2, e8m0");
+  p.a_dtype = "e4m3";
+  expectError("bf16_gemm_nt", p, 132, nullptr,
+              "problem.a_dtype must be bf16 for bf16_gemm_nt, got e4m3");
+  p = ok;
+  p.b_dtype = "bf16";
+  expectError("fp8_gemm_1d2d", p, 132, nullptr,
+              "problem.b_dtype must be e4m3 for fp8_gemm_1d2d, got bf16");
+  p = ok;
+  p.d_dtype = "f16";
+  expectError("bf16_gemm_nn", p, 132, nullptr,
+              "problem.d_dtype must be bf16 or f32 for bf16_gemm_nn, got f16");
+  p = ok;
+  p.accumulate = 1;
+  expectError("fp8_gemm_1d1d", p, 132, nullptr,
+              "problem.accumulate needs d_dtype f32 for fp8_gemm_1d1d (D += "
+              "A B^T adds in f32), got bf16");
+  p = ok;
+  p.reserved = 1;
+  expectError("bf16_gemm_nt", p, 132, nullptr, "problem.reserved must be 0");
+  expectError("bf16_gemm_nt", ok, 0, nullptr,
+              "sm_count must be positive, got 0");
+  expectError("bf16_gemm_nt", ok, 132, "sm_89",
+              "unknown target 'sm_89'; use sm_90a or sm_100a");
+  expectError("bf16_gemm_nt", ok, 132, "sm_100a",
+              "target sm_100a: bf16_gemm_nt has sm_90a kernels only (its "
+              "spec uses wgmma)");
+
+  EXPECT_EQ(tilec_kernel_config("bf16_gemm_nt", nullptr, 132, nullptr, &info),
+            TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_compiler_last_error(), "problem is NULL");
+  EXPECT_EQ(tilec_kernel_config("bf16_gemm_nt", &ok, 132, nullptr, nullptr),
+            TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_compiler_last_error(), "info is NULL");
+  size_t size;
+  EXPECT_EQ(tilec_get_kernel("bf16_gemm_nt", &ok, 132, nullptr, nullptr, &size,
+                             nullptr),
+            TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_compiler_last_error(), "bundle is NULL");
+}
+
+//===----------------------------------------------------------------------===//
+// The caches
+//===----------------------------------------------------------------------===//
+
+TEST_F(CompilerApi, GetKernelCompilesThenHitsMemoryThenDisk) {
+  REQUIRE_PTXAS();
+  tilec_gemm_problem p = gemm(128, 2112, 7168);
+  tilec_kernel_info info;
+  ASSERT_EQ(get("fp8_gemm_1d2d", p, info), TILEC_COMPILER_OK)
+      << tilec_compiler_last_error();
+  EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_COMPILED);
+  EXPECT_GT(info.seconds, 0.0);
+  EXPECT_STREQ(info.kernel_name, "fp8_gemm_1d2d");
+  EXPECT_EQ(info.threads, 256u);
+  // The config's shared memory is what the compiled kernel asks for.
+  tilec_kernel_info config;
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &p, 132, nullptr, &config), 0);
+  EXPECT_EQ(config.shared_bytes, info.shared_bytes);
+  EXPECT_STREQ(config.key, info.key);
+  struct stat entry;
+  ASSERT_EQ(::stat(entryPath(info).c_str(), &entry), 0) << entryPath(info);
+
+  ASSERT_EQ(get("fp8_gemm_1d2d", p, info), TILEC_COMPILER_OK);
+  EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_MEMORY);
+  EXPECT_EQ(info.seconds, 0.0);
+  // Another shape with the same configuration is the same kernel.
+  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", gemm(64, 2000, 512), false),
+            TILEC_KERNEL_SOURCE_MEMORY);
+  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", p, true), TILEC_KERNEL_SOURCE_DISK);
+}
+
+TEST_F(CompilerApi, CorruptOrTruncatedEntryIsAMissAndReplaced) {
+  REQUIRE_PTXAS();
+  tilec_gemm_problem p = gemm(1, 576, 7168);
+  tilec_kernel_info info;
+  ASSERT_EQ(get("fp8_gemm_1d2d", p, info), TILEC_COMPILER_OK)
+      << tilec_compiler_last_error();
+  std::string path = entryPath(info);
+  struct stat whole;
+  ASSERT_EQ(::stat(path.c_str(), &whole), 0);
+
+  ASSERT_EQ(::truncate(path.c_str(), whole.st_size / 2), 0);
+  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", p, true), TILEC_KERNEL_SOURCE_COMPILED);
+  struct stat replaced;
+  ASSERT_EQ(::stat(path.c_str(), &replaced), 0);
+  EXPECT_EQ(replaced.st_size, whole.st_size);
+
+  {
+    // One flipped byte in the cubin: the checksum catches it.
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekg(whole.st_size - 100);
+    char byte = static_cast<char>(file.get());
+    file.seekp(whole.st_size - 100);
+    file.put(static_cast<char>(byte ^ 0xff));
+  }
+  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", p, true), TILEC_KERNEL_SOURCE_COMPILED);
+  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", p, true), TILEC_KERNEL_SOURCE_DISK);
+}
+
+TEST_F(CompilerApi, TwoProcessesRacingOnOneKeyBothSucceed) {
+  REQUIRE_PTXAS();
+  tilec_gemm_problem p = gemm(128, 7168, 2048, "f32");
+  pid_t children[2];
+  for (pid_t &child : children) {
+    child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      tilec_kernel_info info;
+      const uint8_t *bundle;
+      size_t size;
+      tilec_compiler_status s = tilec_get_kernel(
+          "bf16_gemm_nt", &p, 132, nullptr, &bundle, &size, &info);
+      ::_exit(s == TILEC_COMPILER_OK && size > 0 ? 0 : 1);
+    }
+  }
+  for (pid_t child : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  EXPECT_EQ(sourceOf("bf16_gemm_nt", p, true), TILEC_KERNEL_SOURCE_DISK)
+      << "the entry is whole";
+  // No temporary file is left behind.
+  std::string command = "test $(ls -A '" + cacheDir + "/kernels' | wc -l) = 1";
+  EXPECT_EQ(std::system(command.c_str()), 0);
+}
+
+TEST_F(CompilerApi, DisabledCacheWritesNothing) {
+  REQUIRE_PTXAS();
+  ::setenv("TILEC_DISABLE_CACHE", "1", 1);
+  EXPECT_STREQ(tilec_cache_dir(), "");
+  tilec_kernel_info info;
+  ASSERT_EQ(get("bf16_gemm_nt", gemm(128, 24576, 1536), info),
+            TILEC_COMPILER_OK)
+      << tilec_compiler_last_error();
+  EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_COMPILED);
+  struct stat entry;
+  EXPECT_NE(::stat((cacheDir + "/kernels").c_str(), &entry), 0);
+}
+
+TEST_F(CompilerApi, UnwritableCacheDirectoryIsAnError) {
+  std::string file = cacheDir + "/plain-file";
+  std::ofstream(file) << "not a directory";
+  std::string dir = file + "/cache";
+  ::setenv("TILEC_CACHE_DIR", dir.c_str(), 1);
+  EXPECT_EQ(tilec_cache_dir(), dir);
+  tilec_kernel_info info;
+  EXPECT_EQ(get("bf16_gemm_nt", gemm(4096, 4096, 4096), info),
+            TILEC_COMPILER_ERROR_CACHE);
+  EXPECT_EQ(tilec_compiler_last_error(),
+            "cache directory '" + dir +
+                "/kernels' cannot be created: Not a directory (set "
+                "TILEC_CACHE_DIR to a writable directory, or "
+                "TILEC_DISABLE_CACHE=1)");
+}
+
+TEST_F(CompilerApi, PrintSwitchesReportConfigsAndCompiles) {
+  REQUIRE_PTXAS();
+  ::setenv("TILEC_PRINT_CONFIGS", "1", 1);
+  ::setenv("TILEC_PRINT_COMPILES", "1", 1);
+  testing::internal::CaptureStderr();
+  tilec_kernel_info info;
+  ASSERT_EQ(get("bf16_gemm_tt", gemm(300, 6000, 1000), info),
+            TILEC_COMPILER_OK);
+  ASSERT_EQ(get("bf16_gemm_tt", gemm(300, 6000, 1000), info),
+            TILEC_COMPILER_OK);
+  std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_NE(printed.find("tilec: bf16_gemm_tt M=300 N=6000 K=1000 (bf16 x "
+                         "bf16 -> bf16) on 132 SMs, sm_90a: ACCUMULATE=0 "
+                         "BLK_K=64 BLK_M=128 BLK_N=128 OUT=bf16 STAGES=6; "
+                         "141 tiles, 384 threads"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("tilec: compiled bf16_gemm_tt [ACCUMULATE=0 "
+                         "BLK_K=64 BLK_M=128 BLK_N=128 OUT=bf16 STAGES=6] "
+                         "for sm_90a in "),
+            std::string::npos)
+      << printed;
+  // The second call, a memory hit, prints nothing.
+  EXPECT_EQ(std::count(printed.begin(), printed.end(), '\n'), 2) << printed;
+}
+
+} // namespace
