@@ -1,0 +1,221 @@
+"""DeepGEMM's Python API on tilec's kernels: change `import deep_gemm` to
+`import tilec.deep_gemm as deep_gemm`.
+
+Same names, argument order, defaults and tensor layouts as DeepGEMM
+(deep_gemm/__init__.py, csrc/apis/*.hpp) for what tilec implements:
+
+- bf16_gemm_nt/nn/tn/tt(a, b, d, c=None, compiled_dims=...): D = A B^T with
+  DeepGEMM's layouts ('nt': A [M, K], B [N, K]; 'n' first / 't' second mean
+  the operand is given transposed). tilec's BF16 kernels read A K-major and
+  B either way, write bf16, and do not accumulate: MN-major A, a float32 d
+  and c raise NotImplementedError naming the argument.
+- fp8_gemm_nt((a, sfa), (b, sfb), d, c=None, recipe=None, ...) and its newer
+  name fp8_fp4_gemm_nt (and the nn/tn/tt forms): e4m3 operands K-major, SFA
+  float32 [M, ceil(K/128)] (any layout; the MN-major TMA-aligned one is used
+  as it is, others are copied into it, as DeepGEMM does), SFB [ceil(N/128),
+  ceil(K/128)] (1D2D, recipe (1, 128, 128), the default) or [N, ceil(K/128)]
+  (1D1D, recipe (1, 1, 128)); c accumulates into a float32 d.
+- cublaslt_gemm_nt/nn/tn/tt through torch, set_num_sms / get_num_sms, the
+  layout helpers and casts (tilec.deep_gemm.utils, also re-exported here)
+  and tilec.deep_gemm.testing.
+
+Everything else DeepGEMM exports raises NotImplementedError naming it.
+Wrong shapes, dtypes, strides, alignment or devices raise ValueError naming
+the argument and the expected value, before any launch.
+"""
+
+import torch
+
+from .. import _gemm
+from . import testing, utils
+from .utils import *  # noqa: F401,F403 (DeepGEMM re-exports its utils)
+from .utils import _not_implemented
+
+__version__ = "2.6.1+tilec"  # the DeepGEMM API version mirrored
+
+_is_compiling = torch.compiler.is_compiling
+_fast = _gemm.fast_dispatcher
+
+#===------------------------------------------------------------------------===#
+# Runtime settings
+#===------------------------------------------------------------------------===#
+
+
+def set_num_sms(new_num_sms: int) -> None:
+    """The SM count tilec's configs plan for. (tilec's persistent kernels
+    still start one CTA per SM of the device: the runtime has no grid limit
+    yet, so this does not leave SMs free for other work.)"""
+    _gemm.set_num_sms(new_num_sms)
+
+
+def get_num_sms() -> int:
+    return _gemm.get_num_sms()
+
+
+def set_ignore_compile_dims(new_value: bool) -> None:
+    """Accepted: tilec's kernels take every dim at run time already."""
+    if not isinstance(new_value, bool):
+        raise ValueError(f"set_ignore_compile_dims: argument 'new_value' must "
+                         f"be a bool, got {new_value!r}")
+
+
+set_tc_util = _not_implemented("set_tc_util")
+get_tc_util = _not_implemented("get_tc_util")
+set_block_size_multiple_of = _not_implemented("set_block_size_multiple_of")
+set_pdl = _not_implemented("set_pdl")
+get_pdl = _not_implemented("get_pdl")
+
+#===------------------------------------------------------------------------===#
+# BF16 GEMMs. Each tries the dispatcher's fast path first (tensors seen
+# before, no accumulation, not traced); the first call of a signature, c and
+# tracing go through tilec._gemm.
+#===------------------------------------------------------------------------===#
+
+
+def bf16_gemm_nt(a, b, d, c=None, compiled_dims="nk"):
+    if c is None and not _is_compiling():
+        fast = _fast(("bf16", "nt", compiled_dims, False))
+        if fast is not None and fast.launch(a, b, d):
+            return
+    _gemm.bf16_gemm(a, b, d, c, "nt", compiled_dims)
+
+
+def bf16_gemm_nn(a, b, d, c=None, compiled_dims="nk"):
+    if c is None and not _is_compiling():
+        fast = _fast(("bf16", "nn", compiled_dims, False))
+        if fast is not None and fast.launch(a, b, d):
+            return
+    _gemm.bf16_gemm(a, b, d, c, "nn", compiled_dims)
+
+
+def bf16_gemm_tn(a, b, d, c=None, compiled_dims="mn"):
+    if c is None and not _is_compiling():
+        fast = _fast(("bf16", "tn", compiled_dims, False))
+        if fast is not None and fast.launch(a, b, d):
+            return
+    _gemm.bf16_gemm(a, b, d, c, "tn", compiled_dims)
+
+
+def bf16_gemm_tt(a, b, d, c=None, compiled_dims="mn"):
+    if c is None and not _is_compiling():
+        fast = _fast(("bf16", "tt", compiled_dims, False))
+        if fast is not None and fast.launch(a, b, d):
+            return
+    _gemm.bf16_gemm(a, b, d, c, "tt", compiled_dims)
+
+
+#===------------------------------------------------------------------------===#
+# FP8 GEMMs (sm_90a: float32 scale factors, K-major operands)
+#===------------------------------------------------------------------------===#
+
+
+def _fp8(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
+         disable_ue8m0_cast, layout, name):
+    if (c is None or c is d) and not _is_compiling():
+        fast = _fast(("fp8", layout, recipe, recipe_a, recipe_b,
+                                      compiled_dims, c is not None))
+        if fast is not None and fast.launch(a[0], b[0], d, a[1], b[1]):
+            return
+    _gemm.fp8_gemm(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
+                   disable_ue8m0_cast, layout, name)
+
+
+def fp8_fp4_gemm_nt(a, b, d, c=None, recipe=None, recipe_a=None, recipe_b=None,
+                    compiled_dims="nk", disable_ue8m0_cast=False):
+    _fp8(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
+         disable_ue8m0_cast, "nt", "fp8_fp4_gemm")
+
+
+def fp8_fp4_gemm_nn(a, b, d, c=None, recipe=None, recipe_a=None, recipe_b=None,
+                    compiled_dims="nk", disable_ue8m0_cast=False):
+    _fp8(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
+         disable_ue8m0_cast, "nn", "fp8_fp4_gemm")
+
+
+def fp8_fp4_gemm_tn(a, b, d, c=None, recipe=None, recipe_a=None, recipe_b=None,
+                    compiled_dims="mn", disable_ue8m0_cast=False):
+    _fp8(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
+         disable_ue8m0_cast, "tn", "fp8_fp4_gemm")
+
+
+def fp8_fp4_gemm_tt(a, b, d, c=None, recipe=None, recipe_a=None, recipe_b=None,
+                    compiled_dims="mn", disable_ue8m0_cast=False):
+    _fp8(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
+         disable_ue8m0_cast, "tt", "fp8_fp4_gemm")
+
+
+# DeepGEMM's older names are the same functions.
+fp8_gemm_nt = fp8_fp4_gemm_nt
+fp8_gemm_nn = fp8_fp4_gemm_nn
+fp8_gemm_tn = fp8_fp4_gemm_tn
+fp8_gemm_tt = fp8_fp4_gemm_tt
+
+#===------------------------------------------------------------------------===#
+# cuBLASLt (DeepGEMM's baseline), through torch
+#===------------------------------------------------------------------------===#
+
+
+def _cublaslt(a, b, d, c):
+    """D = A B^T (+ C) with torch's cuBLAS(Lt) calls; a [M, K], b [N, K]."""
+    if c is not None and c is not d:
+        d.copy_(c)
+    if a.shape[0] == 0 or b.shape[0] == 0:
+        return
+    if a.dtype == torch.float8_e4m3fn:
+        one = torch.ones((), device=a.device, dtype=torch.float32)
+        try:
+            product = torch._scaled_mm(a, b.t(), scale_a=one, scale_b=one,
+                                       out_dtype=d.dtype)
+        except RuntimeError:  # shapes cuBLASLt's FP8 path refuses (M = 1, ...)
+            product = (a.float() @ b.float().t()).to(d.dtype)
+        d.add_(product) if c is not None else d.copy_(product)
+        return
+    if a.dtype == d.dtype:
+        if c is not None:
+            d.addmm_(a, b.t())
+        else:
+            torch.mm(a, b.t(), out=d)
+        return
+    product = torch.mm(a.float(), b.float().t())  # bf16 in, f32 out
+    d.add_(product) if c is not None else d.copy_(product)
+
+
+def cublaslt_gemm_nt(a, b, d, c=None):
+    _cublaslt(a, b, d, c)
+
+
+def cublaslt_gemm_nn(a, b, d, c=None):
+    _cublaslt(a, b.t(), d, c)
+
+
+def cublaslt_gemm_tn(a, b, d, c=None):
+    _cublaslt(a.t(), b.t(), d, c)
+
+
+def cublaslt_gemm_tt(a, b, d, c=None):
+    _cublaslt(a.t(), b, d, c)
+
+
+#===------------------------------------------------------------------------===#
+# What tilec does not have (yet)
+#===------------------------------------------------------------------------===#
+
+_NOT_IMPLEMENTED = (
+    "m_grouped_fp8_fp4_gemm_nt_contiguous", "m_grouped_fp8_fp4_gemm_nn_contiguous",
+    "m_grouped_fp8_fp4_gemm_nt_masked", "fp8_gemm_nt_skip_head_mid",
+    "m_grouped_fp8_gemm_nt_contiguous", "m_grouped_fp8_gemm_nn_contiguous",
+    "m_grouped_fp8_gemm_nt_masked", "k_grouped_fp8_gemm_nt_contiguous",
+    "k_grouped_fp8_gemm_tn_contiguous", "m_grouped_bf16_gemm_nt_contiguous",
+    "m_grouped_bf16_gemm_nn_contiguous", "m_grouped_bf16_gemm_nt_masked",
+    "k_grouped_bf16_gemm_tn_contiguous", "einsum", "fp8_einsum",
+    "fp8_fp4_mqa_logits", "get_paged_mqa_logits_metadata",
+    "fp8_fp4_paged_mqa_logits", "fp8_mqa_logits", "fp8_paged_mqa_logits",
+    "tf32_hc_prenorm_gemm", "SymmBuffer", "get_symm_buffer_for_mega_moe",
+    "transform_weights_for_mega_moe", "fp8_fp4_mega_moe", "bf16_mega_moe",
+)
+for _name in _NOT_IMPLEMENTED:
+    globals()[_name] = _not_implemented(_name)
+del _name
+
+fp8_m_grouped_gemm_nt_masked = m_grouped_fp8_gemm_nt_masked  # noqa: F821
+bf16_m_grouped_gemm_nt_masked = m_grouped_bf16_gemm_nt_masked  # noqa: F821
