@@ -2,6 +2,7 @@
 
 #include "Dispatcher.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -58,21 +59,25 @@ bool Dispatcher::launch(PyObject *const *tensors, size_t count) {
   auto found = plans.find(key);
   if (found == plans.end())
     return false;
-  const Plan &plan = found->second;
-  rt::Arg args[kMaxLaunchArgs];
+  Plan &plan = found->second;
   size_t numArgs = plan.args.size();
   for (size_t i = 0; i < numArgs; ++i) {
     const PlanArg &source = plan.args[i];
-    if (source.input < 0) {
-      args[i] = source.scalar;
+    if (source.input < 0)
       continue;
+    const TensorInfo &info = infos[source.input];
+    rt::Arg &arg = plan.scratch[i];
+    arg.data = info.data;
+    arg.dtype = info.dtype;
+    arg.rank = info.rank;
+    std::copy(info.shape, info.shape + info.rank, arg.shape);
+    std::copy(info.strides, info.strides + info.rank, arg.strides);
+    if (source.transpose && info.rank >= 2) {
+      std::swap(arg.shape[info.rank - 1], arg.shape[info.rank - 2]);
+      std::swap(arg.strides[info.rank - 1], arg.strides[info.rank - 2]);
     }
-    TensorInfo view = infos[source.input];
-    if (source.transpose)
-      view.transposeLastTwo();
-    args[i] = view.toArg();
   }
-  launchOrCheck(plan.kernel, args, numArgs, infos[0].device);
+  launchOrCheck(plan.kernel, plan.scratch.data(), numArgs, infos[0].device);
   return true;
 }
 
@@ -97,7 +102,10 @@ void Dispatcher::add(PyObject *const *tensors, size_t count, KernelRef kernel,
                                   std::to_string(numInputs));
   if (plans.size() >= kMaxPlans)
     plans.clear();
-  plans[key] = Plan{std::move(kernel), std::move(args)};
+  std::vector<rt::Arg> scratch(args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    scratch[i] = args[i].input < 0 ? args[i].scalar : infos[args[i].input].toArg();
+  plans[key] = Plan{std::move(kernel), std::move(args), std::move(scratch)};
 }
 
 } // namespace tilec::python

@@ -67,6 +67,9 @@ private:
   struct Plan {
     KernelRef kernel;
     std::vector<PlanArg> args;
+    /// The launch's argument array, reused (calls hold the GIL): the
+    /// constants are in place, tensors are written per call.
+    std::vector<rt::Arg> scratch;
   };
 
   /// Reads the inputs and their signature; false if one is not readable.

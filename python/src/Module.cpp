@@ -236,7 +236,10 @@ NB_MODULE(_C, m) {
 
   m.def(
       "configure_torch",
-      [](nb::handle tensorType, nb::dict dtypes, nb::handle currentStream) {
+      [](nb::list tensorTypes, nb::dict dtypes, nb::handle currentStream) {
+        std::vector<PyObject *> types;
+        for (nb::handle type : tensorTypes)
+          types.push_back(type.ptr());
         std::vector<std::pair<PyObject *, bundle::DType>> table;
         for (auto [torchDtype, name] : dtypes) {
           auto parsed = bundle::parseDType(nb::cast<std::string>(name));
@@ -246,12 +249,12 @@ NB_MODULE(_C, m) {
                                       .c_str());
           table.emplace_back(torchDtype.ptr(), *parsed);
         }
-        TorchBridge::get().configure(tensorType.ptr(), std::move(table),
+        TorchBridge::get().configure(std::move(types), std::move(table),
                                      currentStream.ptr());
       },
-      "tensor_type"_a, "dtypes"_a, "current_stream"_a,
-      "Hands over torch.Tensor, {torch dtype: tilec dtype name} and "
-      "callable(device) -> raw CUDA stream (once, at import).");
+      "tensor_types"_a, "dtypes"_a, "current_stream"_a,
+      "Hands over [torch.Tensor, torch.nn.Parameter], {torch dtype: tilec "
+      "dtype name} and callable(device) -> raw CUDA stream (once).");
 
   m.def(
       "tensor_info",

@@ -70,15 +70,16 @@ TorchBridge &TorchBridge::get() {
 }
 
 void TorchBridge::configure(
-    PyObject *newTensorType,
+    std::vector<PyObject *> newTensorTypes,
     std::vector<std::pair<PyObject *, bundle::DType>> newDtypes,
     PyObject *currentStream) {
   // Kept for the life of the process, like the torch module they belong to.
-  Py_XINCREF(newTensorType);
+  for (PyObject *type : newTensorTypes)
+    Py_XINCREF(type);
   Py_XINCREF(currentStream);
   for (auto &entry : newDtypes)
     Py_XINCREF(entry.first);
-  tensorType = newTensorType;
+  tensorTypes = std::move(newTensorTypes);
   dtypes = std::move(newDtypes);
   streamFunction = currentStream;
 }
@@ -93,7 +94,9 @@ bool TorchBridge::dtypeOf(PyObject *torchDtype, bundle::DType &dtype) const {
 }
 
 bool TorchBridge::read(PyObject *object, TensorInfo &info) const {
-  if (!tensorType || !PyObject_TypeCheck(object, reinterpret_cast<PyTypeObject *>(tensorType)))
+  PyObject *type = reinterpret_cast<PyObject *>(Py_TYPE(object));
+  if (std::find(tensorTypes.begin(), tensorTypes.end(), type) ==
+      tensorTypes.end())
     return false;
   const Names &name = names();
   bool ok = false;

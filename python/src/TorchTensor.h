@@ -28,8 +28,9 @@ struct TensorInfo {
   /// CUDA device index; -1 for CPU and meta tensors.
   int32_t device = -1;
   uint32_t rank = 0;
-  int64_t shape[bundle::kMaxRank] = {};
-  int64_t strides[bundle::kMaxRank] = {};
+  /// The first `rank` entries are set (no zeroing: this is the hot path).
+  int64_t shape[bundle::kMaxRank];
+  int64_t strides[bundle::kMaxRank];
 
   /// The view with its last two dims swapped (t.mT), for operands that the
   /// kernel takes transposed.
@@ -42,17 +43,19 @@ class TorchBridge {
 public:
   static TorchBridge &get();
 
-  /// \p tensorType is torch.Tensor, \p dtypes pairs torch dtype objects with
-  /// tilec dtypes, \p currentStream is callable(device index) -> CUstream as
-  /// an int (torch._C._cuda_getCurrentRawStream). Takes references.
-  void configure(PyObject *tensorType,
+  /// \p tensorTypes are the exact types read (torch.Tensor and
+  /// torch.nn.Parameter: subclasses such as fake tensors take Python's
+  /// path), \p dtypes pairs torch dtype objects with tilec dtypes,
+  /// \p currentStream is callable(device index) -> CUstream as an int
+  /// (torch._C._cuda_getCurrentRawStream). Takes references.
+  void configure(std::vector<PyObject *> tensorTypes,
                  std::vector<std::pair<PyObject *, bundle::DType>> dtypes,
                  PyObject *currentStream);
-  bool configured() const { return tensorType != nullptr; }
+  bool configured() const { return !tensorTypes.empty(); }
 
   /// Fills \p info from \p object. False, with no Python error left set,
-  /// when \p object is not a torch tensor, has a dtype tilec does not know,
-  /// more than kMaxRank dims, or no readable address (fake tensors).
+  /// when \p object is not of a tensor type read, has a dtype tilec does
+  /// not know, more than kMaxRank dims, or no readable address.
   bool read(PyObject *object, TensorInfo &info) const;
 
   /// The tilec dtype of a torch dtype object, or false.
@@ -63,7 +66,7 @@ public:
   bool currentStream(int32_t device, void *&stream) const;
 
 private:
-  PyObject *tensorType = nullptr;
+  std::vector<PyObject *> tensorTypes;
   std::vector<std::pair<PyObject *, bundle::DType>> dtypes;
   PyObject *streamFunction = nullptr;
 };

@@ -182,7 +182,6 @@ def bf16_key(layout: str, compiled_dims, accumulate: bool) -> tuple:
 def bf16_gemm(a, b, d, c, layout: str, compiled_dims: str = "nk") -> None:
     """D = A B^T (DeepGEMM's bf16_gemm_<layout>): slow path and tracing."""
     if tracing(a, b, d, c):
-        from . import _ops
         return _ops.bf16_gemm_op(a, b, d, c, layout, compiled_dims)
     bf16_eager(a, b, d, c, layout, compiled_dims)
 
@@ -337,7 +336,6 @@ def fp8_gemm(a_pair, b_pair, d, c=None, recipe=None, recipe_a=None,
     a, sfa = _pair(f"{name}_{layout}", "a", a_pair)
     b, sfb = _pair(f"{name}_{layout}", "b", b_pair)
     if tracing(a, sfa, b, sfb, d, c):
-        from . import _ops
         return _ops.fp8_gemm_op(a, sfa, b, sfb, d, c, recipe, recipe_a, recipe_b,
                                 compiled_dims, disable_ue8m0_cast, layout, name)
     fp8_eager(a_pair, b_pair, d, c, recipe, recipe_a, recipe_b, compiled_dims,
@@ -399,3 +397,8 @@ def _launch(plan: Plan, key: tuple) -> None:
     if not target.launch(*inputs):
         raise RuntimeError(f"{plan.function}: the plan just recorded was not "
                            f"found (a tensor tilec._C cannot read?)")
+
+
+# The custom ops call back into this module; importing them last registers
+# them with torch whenever the GEMMs are usable.
+from . import _ops  # noqa: E402

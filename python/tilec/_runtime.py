@@ -52,7 +52,7 @@ def configure_torch() -> None:
             return
         dtypes = {getattr(torch, name): tilec for name, tilec in
                   _TORCH_DTYPES.items() if hasattr(torch, name)}
-        _C.configure_torch(torch.Tensor, dtypes,
+        _C.configure_torch([torch.Tensor, torch.nn.Parameter], dtypes,
                            _current_stream_function(torch))
         _configured = True
 
