@@ -63,6 +63,10 @@ def set_dry_run(enabled: bool) -> None:
     device checks. For tests and the CPU microbenchmark."""
     global _dry_run
     _dry_run = bool(enabled)
+    # Plans recorded in one mode must not serve the other.
+    from . import _gemm
+    for dispatcher in _gemm._dispatchers.values():
+        dispatcher.clear()
 
 
 def dry_run() -> bool:
