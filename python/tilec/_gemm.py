@@ -164,9 +164,10 @@ def bf16_plan(a, b, d, c, layout: str, compiled_dims: str = "nk") -> Plan:
         raise NotImplementedError(
             f"{fn}: argument 'c' (accumulation, D = C + A B^T): tilec's BF16 "
             f"kernels do not accumulate yet; pass c=None")
-    A.expect_tma_rows(1 if a_k else 0)
-    B.expect_tma_rows(1 if b_k else 0)
-    D.expect_tma_rows(1)
+    if m and n and k:  # TMA's rules bind only tensors that are read
+        A.expect_tma_rows(1 if a_k else 0)
+        B.expect_tma_rows(1 if b_k else 0)
+        D.expect_tma_rows(1)
     # The kernels take A [M, K] (the view), B [N, K] (NT) or [K, N] (NN),
     # D [M, N]; a flag is the transpose of the argument as given.
     b_transposed = tb if b_k else not tb
@@ -297,8 +298,9 @@ def fp8_plan(a_pair, b_pair, d, c, recipe=None, recipe_a=None, recipe_b=None,
         raise NotImplementedError(
             f"{fn}: argument 'c' with a {D.dtype} d: tilec's FP8 kernels "
             f"accumulate into torch.float32 only (as DeepGEMM's on SM90)")
-    for op in (A, B, D):
-        op.expect_tma_rows(1)
+    if m and n and k:  # TMA's rules bind only tensors that are read
+        for op in (A, B, D):
+            op.expect_tma_rows(1)
     # SFA (and 1D1D SFB): the kernel reads the [KB, MN] transpose of the
     # MN-major aligned [MN, KB] view; other layouts are copied into it.
     transforms = [None] * 5

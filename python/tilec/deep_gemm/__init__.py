@@ -33,7 +33,10 @@ from .utils import _not_implemented
 
 __version__ = "2.6.1+tilec"  # the DeepGEMM API version mirrored
 
-_is_compiling = torch.compiler.is_compiling
+# Under torch.compile the functions trace into tilec's custom ops; the
+# cheaper of torch's two flags is enough to keep dynamo off the fast path.
+_is_compiling = getattr(torch.compiler, "is_dynamo_compiling",
+                        torch.compiler.is_compiling)
 _fast = _gemm.fast_dispatcher
 
 #===------------------------------------------------------------------------===#
