@@ -175,7 +175,14 @@ def device_target(device: Optional[int]) -> str:
 def get_kernel(family: str, defines=(), device: Optional[int] = None):
     """The kernel of `family` built with `defines` for `device` (torch's
     current CUDA device when None), loaded once per process."""
-    key = (family, _jit.normalize_defines(defines), device, _runtime.dry_run())
+    dry = _runtime.dry_run()
+    try:  # defines from _configs.choose are normalised already: one lookup
+        kernel = _memory.get((family, defines, device, dry))
+    except TypeError:  # a dict of defines
+        kernel = None
+    if kernel is not None:
+        return kernel
+    key = (family, _jit.normalize_defines(defines), device, dry)
     kernel = _memory.get(key)
     if kernel is not None:
         return kernel
