@@ -85,17 +85,21 @@ def _fp8(family: str, m: int, n: int, num_sms: int):
     return _memory_bound_tile(m, n, candidates, num_sms)
 
 
-def _bf16_stages(block_m: int, block_n: int, block_k: int = 64) -> int:
+def _bf16_stages(block_m: int, block_n: int, out_bytes: int = 2,
+                 block_k: int = 64) -> int:
     stage = (block_m + block_n) * block_k * 2 + 16  # A, B tiles, 2 barriers
-    output = block_m * block_n * 2
+    output = block_m * block_n * out_bytes
     return min(8, (SMEM_BYTES - SMEM_SLACK - output) // stage)
 
 
-def _bf16(m: int, n: int, num_sms: int):
-    # BLOCK_M is 128: the specs' two consumer warpgroups of 64 rows.
+def _bf16(m: int, n: int, out: str, num_sms: int):
+    # BLOCK_M is 128: the specs' two consumer warpgroups of 64 rows. An f32
+    # output tile of 128x256 would leave room for 2 stages only.
+    speeds = {tile: speed for tile, speed in BF16_TILE_SPEED.items()
+              if out == "bf16" or tile[1] < 256}
     if m <= MEMORY_BOUND_M:
-        return _memory_bound_tile(m, n, list(BF16_TILE_SPEED), num_sms)
-    return _compute_bound_tile(m, n, BF16_TILE_SPEED, num_sms)
+        return _memory_bound_tile(m, n, list(speeds), num_sms)
+    return _compute_bound_tile(m, n, speeds, num_sms)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -107,8 +111,15 @@ def choose(family: str, m: int, n: int, k: int, *, out: str = "bf16",
         defines = {"BLK_M": bm, "BLK_N": bn, "OUT": out,
                    "ACCUMULATE": int(accumulate)}
     elif family.startswith("bf16_gemm_"):
-        bm, bn = _bf16(m, n, num_sms)
-        defines = {"BLK_N": bn, "STAGES": 3 if bn == 256 else _bf16_stages(bm, bn)}
+        bm, bn = _bf16(m, n, out, num_sms)
+        stages = 3 if bn == 256 else _bf16_stages(bm, bn, 4 if out == "f32" else 2)
+        defines = {"BLK_N": bn, "STAGES": stages}
+        # Only when not the default: the examples that stand in for the
+        # library's BF16 specs have neither param.
+        if out != "bf16":
+            defines["OUT"] = out
+        if accumulate:
+            defines["ACCUMULATE"] = 1
     else:
         raise NotImplementedError(f"tilec has no configs for family {family!r}")
     tiles = _tiles(m, n, (bm, bn))

@@ -168,11 +168,13 @@ def bf16_plan(a, b, d, c, layout: str, compiled_dims: str = "nk") -> Plan:
         A.expect_tma_rows(1 if a_k else 0)
         B.expect_tma_rows(1 if b_k else 0)
         D.expect_tma_rows(1)
-    # The kernels take A [M, K] (the view), B [N, K] (NT) or [K, N] (NN),
-    # D [M, N]; a flag is the transpose of the argument as given.
+    # The kernels take A [M, K] when K-major, else [K, M]; B [N, K] when
+    # K-major, else [K, N]; D [M, N]. A flag says whether that is the
+    # transpose of the argument as given.
+    a_transposed = ta if a_k else not ta
     b_transposed = tb if b_k else not tb
     return Plan(fn, family, m, n, k, out, accumulate, (A, B, D),
-                [(0, ta), (1, b_transposed), (2, False)], c=copy_c)
+                [(0, a_transposed), (1, b_transposed), (2, False)], c=copy_c)
 
 
 def bf16_key(layout: str, compiled_dims, accumulate: bool) -> tuple:
