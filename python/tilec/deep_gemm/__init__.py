@@ -179,8 +179,14 @@ def _cublaslt(a, b, d, c):
         else:
             torch.mm(a, b.t(), out=d)
         return
-    product = torch.mm(a.float(), b.float().t())  # bf16 in, f32 out
-    d.add_(product) if c is not None else d.copy_(product)
+    try:  # bf16 in, f32 out: torch's out_dtype overloads (CUDA only)
+        if c is not None:
+            torch.addmm(d, a, b.t(), out_dtype=d.dtype, out=d)
+        else:
+            torch.mm(a, b.t(), out_dtype=d.dtype, out=d)
+    except (RuntimeError, TypeError):
+        product = torch.mm(a.float(), b.float().t())
+        d.add_(product) if c is not None else d.copy_(product)
 
 
 def cublaslt_gemm_nt(a, b, d, c=None):
