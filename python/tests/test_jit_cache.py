@@ -21,8 +21,8 @@ from tilec import _cache, _jit
 COPY = "examples/copy.tile"
 
 
-@needs_compiler
-class CompileTest(unittest.TestCase):
+class CompileTests:
+    """The compile step's contract, for each way of compiling."""
 
     def test_compiles_a_spec_to_a_bundle(self):
         bundle = _jit.compile_bundle("copy.tile", spec(COPY), {"BM": 64},
@@ -50,21 +50,53 @@ class CompileTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             _jit.normalize_defines({"not a name": 1})
 
-    def test_version_changes_with_the_compiler_bytes(self):
+    def test_version(self):
         version = _jit.compiler_version()
-        self.assertIn("binary sha256", version)
+        self.assertIn(self.version_mark, version)
+        self.assertIn("ptxas", version)
         self.assertEqual(version, _jit.compiler_version())
         with environment(TILEC_COMPILER_VERSION="pinned"):
             self.assertEqual(_jit.compiler_version(), "pinned")
 
 
+@needs_compiler
+class CommandCompileTest(CompileTests, unittest.TestCase):
+    """The tilec command (the binary's hash is in the version: tilec's
+    --version names only LLVM)."""
+    version_mark = "binary sha256"
+
+    def setUp(self):
+        self._env = environment(TILEC_COMPILER=COMPILER, TILEC_COMPILER_LIB=None)
+        self._env.__enter__()
+        self.addCleanup(self._env.__exit__, None, None, None)
+
+
+COMPILER_LIB = os.environ.get("TILEC_TEST_COMPILER_LIB") or _jit.find_compiler_library()
+
+
+@unittest.skipIf(not COMPILER_LIB or not os.path.isfile(COMPILER_LIB),
+                 "no libtilec_compiler.so (set TILEC_TEST_COMPILER_LIB or build lib/CAPI)")
+class LibraryCompileTest(CompileTests, unittest.TestCase):
+    """The compiler library in process (ctypes over tilec_compiler.h)."""
+    version_mark = "libtilec_compiler"
+
+    def setUp(self):
+        self._env = environment(TILEC_COMPILER_LIB=COMPILER_LIB)
+        self._env.__enter__()
+        self.addCleanup(self._env.__exit__, None, None, None)
+
+
 class NoCompilerTest(unittest.TestCase):
 
     def test_missing_compiler_is_a_compile_error(self):
-        with environment(TILEC_COMPILER="/nonexistent/tilec"):
+        with environment(TILEC_COMPILER="/nonexistent/tilec", TILEC_COMPILER_LIB=None):
             with self.assertRaises(tilec.CompileError) as caught:
                 _jit.compile_bundle("copy.tile", "kernel k() {}")
         self.assertIn("/nonexistent/tilec", str(caught.exception))
+        with environment(TILEC_COMPILER_LIB="/nonexistent/libtilec_compiler.so"):
+            with self.assertRaises(tilec.CompileError) as caught:
+                _jit.compile_bundle("copy.tile", "kernel k() {}")
+        self.assertIn("cannot load the compiler library", str(caught.exception))
 
 
 class KeyTest(unittest.TestCase):
