@@ -15,9 +15,8 @@ Dispatcher::Dispatcher(size_t inputs) : numInputs(inputs) {
 }
 
 bool Dispatcher::Key::operator==(const Key &other) const {
-  return length == other.length &&
-         std::memcmp(words.data(), other.words.data(),
-                     length * sizeof(int64_t)) == 0;
+  return length == other.length && std::memcmp(words.data(), other.words.data(),
+                                               length * sizeof(int64_t)) == 0;
 }
 
 size_t Dispatcher::KeyHash::operator()(const Key &key) const {
@@ -91,10 +90,10 @@ void Dispatcher::add(PyObject *const *tensors, size_t count, KernelRef kernel,
         " torch tensors of dtypes tilec knows, with at most " +
         std::to_string(bundle::kMaxRank) + " dims each");
   if (args.size() != kernel.meta->args.size())
-    throw std::invalid_argument(
-        "kernel '" + kernel.meta->name + "' takes " +
-        std::to_string(kernel.meta->args.size()) + " arguments, the plan has " +
-        std::to_string(args.size()));
+    throw std::invalid_argument("kernel '" + kernel.meta->name + "' takes " +
+                                std::to_string(kernel.meta->args.size()) +
+                                " arguments, the plan has " +
+                                std::to_string(args.size()));
   for (const PlanArg &arg : args)
     if (arg.input >= static_cast<int32_t>(numInputs))
       throw std::invalid_argument("a plan argument names input " +
@@ -104,7 +103,8 @@ void Dispatcher::add(PyObject *const *tensors, size_t count, KernelRef kernel,
     plans.clear();
   std::vector<rt::Arg> scratch(args.size());
   for (size_t i = 0; i < args.size(); ++i)
-    scratch[i] = args[i].input < 0 ? args[i].scalar : infos[args[i].input].toArg();
+    scratch[i] =
+        args[i].input < 0 ? args[i].scalar : infos[args[i].input].toArg();
   plans[key] = Plan{std::move(kernel), std::move(args), std::move(scratch)};
 }
 

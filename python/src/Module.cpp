@@ -78,10 +78,10 @@ const bundle::Kernel *findMeta(const bundle::Bundle &contents,
     names += (names.empty() ? "" : ", ") + known;
   raiseError(rt::Error::make(
       rt::Status::NotFound,
-      name.empty() ? "the bundle has " + std::to_string(contents.kernels.size()) +
-                         " kernels (" + names + "); name one"
-                   : "no kernel named '" + name + "' (the bundle has: " +
-                         names + ")"));
+      name.empty()
+          ? "the bundle has " + std::to_string(contents.kernels.size()) +
+                " kernels (" + names + "); name one"
+          : "no kernel named '" + name + "' (the bundle has: " + names + ")"));
 }
 
 /// One Python value as argument \p index of \p meta: a torch tensor, or a
@@ -89,17 +89,20 @@ const bundle::Kernel *findMeta(const bundle::Bundle &contents,
 rt::Arg toArg(const bundle::Kernel &meta, size_t index, nb::handle value,
               int32_t &device) {
   const bundle::Argument &decl = meta.args[index];
-  std::string where = "argument '" + decl.name + "' (index " + std::to_string(index) + ")";
+  std::string where =
+      "argument '" + decl.name + "' (index " + std::to_string(index) + ")";
   if (PyBool_Check(value.ptr()) || PyLong_Check(value.ptr()) ||
       PyFloat_Check(value.ptr())) {
     if (decl.isTensor())
-      throw nb::value_error((where + ": expected a tensor, got a number").c_str());
+      throw nb::value_error(
+          (where + ": expected a tensor, got a number").c_str());
     if (bundle::isFloat(decl.dtype))
       return rt::Arg::floating(decl.dtype, nb::cast<double>(value));
     long long integer = PyLong_AsLongLong(value.ptr());
     if (integer == -1 && PyErr_Occurred()) {
       PyErr_Clear();
-      throw nb::value_error((where + ": expected an integer that fits in 64 bits").c_str());
+      throw nb::value_error(
+          (where + ": expected an integer that fits in 64 bits").c_str());
     }
     return rt::Arg::integer(decl.dtype, integer);
   }
@@ -113,11 +116,10 @@ rt::Arg toArg(const bundle::Kernel &meta, size_t index, nb::handle value,
   if (device == -2)
     device = info.device;
   else if (info.device != device)
-    throw nb::value_error((where + ": is on device " +
-                           std::to_string(info.device) +
-                           ", an earlier tensor on device " +
-                           std::to_string(device))
-                              .c_str());
+    throw nb::value_error(
+        (where + ": is on device " + std::to_string(info.device) +
+         ", an earlier tensor on device " + std::to_string(device))
+            .c_str());
   return info.toArg();
 }
 
@@ -202,8 +204,7 @@ void createTilecErrorType(nb::module_ &module) {
 void raiseError(const rt::Error &error) {
   if (error.status == rt::Status::InvalidArgument)
     throw nb::value_error(error.message.c_str());
-  nb::object exception =
-      nb::handle(errorType)(nb::str(error.message.c_str()));
+  nb::object exception = nb::handle(errorType)(nb::str(error.message.c_str()));
   exception.attr("status") = nb::str(statusName(error.status));
   PyErr_SetObject(errorType, exception.ptr());
   throw nb::python_error();
@@ -244,9 +245,9 @@ NB_MODULE(_C, m) {
         for (auto [torchDtype, name] : dtypes) {
           auto parsed = bundle::parseDType(nb::cast<std::string>(name));
           if (!parsed)
-            throw nb::value_error(("unknown tilec dtype '" +
-                                   nb::cast<std::string>(name) + "'")
-                                      .c_str());
+            throw nb::value_error(
+                ("unknown tilec dtype '" + nb::cast<std::string>(name) + "'")
+                    .c_str());
           table.emplace_back(torchDtype.ptr(), *parsed);
         }
         TorchBridge::get().configure(std::move(types), std::move(table),
@@ -281,8 +282,9 @@ NB_MODULE(_C, m) {
       .def_prop_ro("name", [](const KernelRef &k) { return k.meta->name; })
       .def_prop_ro("dry", &KernelRef::dry,
                    "True for a kernel of a parsed Bundle: launches only check")
-      .def_prop_ro("args", [](const KernelRef &k) { return argInfo(*k.meta); },
-                   "[(name, 'tensor'|'scalar', dtype, shape)], -1 = dynamic")
+      .def_prop_ro(
+          "args", [](const KernelRef &k) { return argInfo(*k.meta); },
+          "[(name, 'tensor'|'scalar', dtype, shape)], -1 = dynamic")
       .def_prop_ro("block",
                    [](const KernelRef &k) {
                      return std::vector<uint32_t>(k.meta->block.begin(),
@@ -293,8 +295,9 @@ NB_MODULE(_C, m) {
                      return std::vector<uint32_t>(k.meta->cluster.begin(),
                                                   k.meta->cluster.end());
                    })
-      .def_prop_ro("shared_bytes",
-                   [](const KernelRef &k) { return k.meta->dynamicSharedBytes; })
+      .def_prop_ro(
+          "shared_bytes",
+          [](const KernelRef &k) { return k.meta->dynamicSharedBytes; })
       .def("launch", &launchValues, "args"_a, "stream"_a = nb::none(),
            "Launches on `stream` (a raw CUstream int; None: torch's current "
            "stream of the tensors' device). Dry kernels only check.")
@@ -318,7 +321,8 @@ NB_MODULE(_C, m) {
               raiseError(rt::Error::make(rt::Status::InvalidBundle, message));
           },
           "data"_a)
-      .def_prop_ro("target", [](const PyBundle &b) { return b.contents.target; })
+      .def_prop_ro("target",
+                   [](const PyBundle &b) { return b.contents.target; })
       .def_prop_ro("producer",
                    [](const PyBundle &b) { return b.contents.producer; })
       .def_prop_ro("kernel_names",
@@ -326,7 +330,8 @@ NB_MODULE(_C, m) {
       .def(
           "kernel",
           [](nb::object self, const std::string &name) {
-            const bundle::Bundle &contents = nb::cast<PyBundle &>(self).contents;
+            const bundle::Bundle &contents =
+                nb::cast<PyBundle &>(self).contents;
             const bundle::Kernel *meta = findMeta(contents, name);
             if (!meta)
               raiseNotFound(contents, name);
@@ -353,10 +358,9 @@ NB_MODULE(_C, m) {
           "0's primary context).")
       .def_prop_ro("target",
                    [](const PyModule &m) { return m.module->bundle().target; })
-      .def_prop_ro("kernel_names",
-                   [](const PyModule &m) {
-                     return kernelNames(m.module->bundle());
-                   })
+      .def_prop_ro(
+          "kernel_names",
+          [](const PyModule &m) { return kernelNames(m.module->bundle()); })
       .def(
           "kernel",
           [](nb::object self, const std::string &name) {

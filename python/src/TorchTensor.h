@@ -1,4 +1,5 @@
-//===- TorchTensor.h - torch tensors read through the Python C API -*- C++ -*-=//
+//===- TorchTensor.h - torch tensors read through the Python C API -*- C++
+//-*-=//
 //
 // The extension reads a torch tensor's address, dtype, device, sizes and
 // strides with a handful of Python C API calls, without linking torch (so

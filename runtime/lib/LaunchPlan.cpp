@@ -185,7 +185,7 @@ Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
       if (arg.strides[d] != 1)
         return argError(kernel, index,
                         stride() + ", TMA needs the innermost dim to be "
-                                 "contiguous (stride 1)");
+                                   "contiguous (stride 1)");
       continue;
     }
     if (uint64_t(arg.strides[d]) >= kMaxGlobalStrideBytes / elementBytes)

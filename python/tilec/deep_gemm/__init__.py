@@ -70,38 +70,38 @@ get_pdl = _not_implemented("get_pdl")
 
 #===------------------------------------------------------------------------===#
 # BF16 GEMMs. Each tries the dispatcher's fast path first (tensors seen
-# before, no accumulation, not traced); the first call of a signature, c and
-# tracing go through tilec._gemm.
+# before, c None or d itself, not traced); the first call of a signature,
+# another c and tracing go through tilec._gemm.
 #===------------------------------------------------------------------------===#
 
 
 def bf16_gemm_nt(a, b, d, c=None, compiled_dims="nk"):
-    if c is None and not _is_compiling():
-        fast = _fast(("bf16", "nt", compiled_dims, False))
+    if (c is None or c is d) and not _is_compiling():
+        fast = _fast(("bf16", "nt", compiled_dims, c is not None))
         if fast is not None and fast.launch(a, b, d):
             return
     _gemm.bf16_gemm(a, b, d, c, "nt", compiled_dims)
 
 
 def bf16_gemm_nn(a, b, d, c=None, compiled_dims="nk"):
-    if c is None and not _is_compiling():
-        fast = _fast(("bf16", "nn", compiled_dims, False))
+    if (c is None or c is d) and not _is_compiling():
+        fast = _fast(("bf16", "nn", compiled_dims, c is not None))
         if fast is not None and fast.launch(a, b, d):
             return
     _gemm.bf16_gemm(a, b, d, c, "nn", compiled_dims)
 
 
 def bf16_gemm_tn(a, b, d, c=None, compiled_dims="mn"):
-    if c is None and not _is_compiling():
-        fast = _fast(("bf16", "tn", compiled_dims, False))
+    if (c is None or c is d) and not _is_compiling():
+        fast = _fast(("bf16", "tn", compiled_dims, c is not None))
         if fast is not None and fast.launch(a, b, d):
             return
     _gemm.bf16_gemm(a, b, d, c, "tn", compiled_dims)
 
 
 def bf16_gemm_tt(a, b, d, c=None, compiled_dims="mn"):
-    if c is None and not _is_compiling():
-        fast = _fast(("bf16", "tt", compiled_dims, False))
+    if (c is None or c is d) and not _is_compiling():
+        fast = _fast(("bf16", "tt", compiled_dims, c is not None))
         if fast is not None and fast.launch(a, b, d):
             return
     _gemm.bf16_gemm(a, b, d, c, "tt", compiled_dims)
