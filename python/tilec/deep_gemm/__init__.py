@@ -75,36 +75,16 @@ get_pdl = _not_implemented("get_pdl")
 #===------------------------------------------------------------------------===#
 
 
-def bf16_gemm_nt(a, b, d, c=None, compiled_dims="nk"):
-    if (c is None or c is d) and not _is_compiling():
-        fast = _fast(("bf16", "nt", compiled_dims, c is not None))
-        if fast is not None and fast.launch(a, b, d):
-            return
-    _gemm.bf16_gemm(a, b, d, c, "nt", compiled_dims)
+def _bf16_entry(layout: str, default_dims: str):
+    def gemm(a, b, d, c=None, compiled_dims=default_dims):
+        if (c is None or c is d) and not _is_compiling():
+            fast = _fast(("bf16", layout, compiled_dims, c is not None))
+            if fast is not None and fast.launch(a, b, d):
+                return
+        _gemm.bf16_gemm(a, b, d, c, layout, compiled_dims)
+    gemm.__name__ = gemm.__qualname__ = f"bf16_gemm_{layout}"
+    return gemm
 
-
-def bf16_gemm_nn(a, b, d, c=None, compiled_dims="nk"):
-    if (c is None or c is d) and not _is_compiling():
-        fast = _fast(("bf16", "nn", compiled_dims, c is not None))
-        if fast is not None and fast.launch(a, b, d):
-            return
-    _gemm.bf16_gemm(a, b, d, c, "nn", compiled_dims)
-
-
-def bf16_gemm_tn(a, b, d, c=None, compiled_dims="mn"):
-    if (c is None or c is d) and not _is_compiling():
-        fast = _fast(("bf16", "tn", compiled_dims, c is not None))
-        if fast is not None and fast.launch(a, b, d):
-            return
-    _gemm.bf16_gemm(a, b, d, c, "tn", compiled_dims)
-
-
-def bf16_gemm_tt(a, b, d, c=None, compiled_dims="mn"):
-    if (c is None or c is d) and not _is_compiling():
-        fast = _fast(("bf16", "tt", compiled_dims, c is not None))
-        if fast is not None and fast.launch(a, b, d):
-            return
-    _gemm.bf16_gemm(a, b, d, c, "tt", compiled_dims)
 
 
 #===------------------------------------------------------------------------===#
@@ -112,46 +92,27 @@ def bf16_gemm_tt(a, b, d, c=None, compiled_dims="mn"):
 #===------------------------------------------------------------------------===#
 
 
-def _fp8(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
-         disable_ue8m0_cast, layout, name):
-    if (c is None or c is d) and not _is_compiling():
-        fast = _fast(("fp8", layout, recipe, recipe_a, recipe_b,
-                                      compiled_dims, c is not None))
-        if fast is not None and fast.launch(a[0], b[0], d, a[1], b[1]):
-            return
-    _gemm.fp8_gemm(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
-                   disable_ue8m0_cast, layout, name)
+def _fp8_entry(layout: str, default_dims: str):
+    def gemm(a, b, d, c=None, recipe=None, recipe_a=None, recipe_b=None,
+             compiled_dims=default_dims, disable_ue8m0_cast=False):
+        if (c is None or c is d) and not _is_compiling():
+            fast = _fast(("fp8", layout, recipe, recipe_a, recipe_b,
+                          compiled_dims, c is not None))
+            if fast is not None and fast.launch(a[0], b[0], d, a[1], b[1]):
+                return
+        _gemm.fp8_gemm(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
+                       disable_ue8m0_cast, layout, "fp8_fp4_gemm")
+    gemm.__name__ = gemm.__qualname__ = f"fp8_fp4_gemm_{layout}"
+    return gemm
 
 
-def fp8_fp4_gemm_nt(a, b, d, c=None, recipe=None, recipe_a=None, recipe_b=None,
-                    compiled_dims="nk", disable_ue8m0_cast=False):
-    _fp8(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
-         disable_ue8m0_cast, "nt", "fp8_fp4_gemm")
-
-
-def fp8_fp4_gemm_nn(a, b, d, c=None, recipe=None, recipe_a=None, recipe_b=None,
-                    compiled_dims="nk", disable_ue8m0_cast=False):
-    _fp8(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
-         disable_ue8m0_cast, "nn", "fp8_fp4_gemm")
-
-
-def fp8_fp4_gemm_tn(a, b, d, c=None, recipe=None, recipe_a=None, recipe_b=None,
-                    compiled_dims="mn", disable_ue8m0_cast=False):
-    _fp8(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
-         disable_ue8m0_cast, "tn", "fp8_fp4_gemm")
-
-
-def fp8_fp4_gemm_tt(a, b, d, c=None, recipe=None, recipe_a=None, recipe_b=None,
-                    compiled_dims="mn", disable_ue8m0_cast=False):
-    _fp8(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
-         disable_ue8m0_cast, "tt", "fp8_fp4_gemm")
-
-
-# DeepGEMM's older names are the same functions.
-fp8_gemm_nt = fp8_fp4_gemm_nt
-fp8_gemm_nn = fp8_fp4_gemm_nn
-fp8_gemm_tn = fp8_fp4_gemm_tn
-fp8_gemm_tt = fp8_fp4_gemm_tt
+# Each layout with DeepGEMM's default compiled_dims; fp8_gemm_* is
+# DeepGEMM's older name of fp8_fp4_gemm_*.
+for _layout, _dims in (("nt", "nk"), ("nn", "nk"), ("tn", "mn"), ("tt", "mn")):
+    globals()[f"bf16_gemm_{_layout}"] = _bf16_entry(_layout, _dims)
+    globals()[f"fp8_fp4_gemm_{_layout}"] = _fp8_entry(_layout, _dims)
+    globals()[f"fp8_gemm_{_layout}"] = globals()[f"fp8_fp4_gemm_{_layout}"]
+del _layout, _dims
 
 #===------------------------------------------------------------------------===#
 # cuBLASLt (DeepGEMM's baseline), through torch
