@@ -75,16 +75,34 @@ get_pdl = _not_implemented("get_pdl")
 #===------------------------------------------------------------------------===#
 
 
+def _default_dispatchers(kind: str, layout: str, default_dims: str):
+    """(lookup(accumulate) -> the dispatcher of the default options or None):
+    found once, then held, so that a default call builds no key."""
+    keys = [_gemm.bf16_key(layout, default_dims, acc) if kind == "bf16" else
+            _gemm.fp8_key(layout, None, None, None, default_dims, acc)
+            for acc in (False, True)]
+    held = [None, None]
+
+    def lookup(accumulate: bool):
+        found = held[accumulate]
+        if found is None:
+            found = held[accumulate] = _gemm._dispatchers.get(keys[accumulate])
+        return found
+    return lookup
+
+
 def _bf16_entry(layout: str, default_dims: str):
+    defaults = _default_dispatchers("bf16", layout, default_dims)
+
     def gemm(a, b, d, c=None, compiled_dims=default_dims):
         if (c is None or c is d) and not _is_compiling():
-            fast = _fast(("bf16", layout, compiled_dims, c is not None))
+            fast = (defaults(c is not None) if compiled_dims == default_dims else
+                    _fast(_gemm.bf16_key(layout, compiled_dims, c is not None)))
             if fast is not None and fast.launch(a, b, d):
                 return
         _gemm.bf16_gemm(a, b, d, c, layout, compiled_dims)
     gemm.__name__ = gemm.__qualname__ = f"bf16_gemm_{layout}"
     return gemm
-
 
 
 #===------------------------------------------------------------------------===#
@@ -93,11 +111,17 @@ def _bf16_entry(layout: str, default_dims: str):
 
 
 def _fp8_entry(layout: str, default_dims: str):
+    defaults = _default_dispatchers("fp8", layout, default_dims)
+
     def gemm(a, b, d, c=None, recipe=None, recipe_a=None, recipe_b=None,
              compiled_dims=default_dims, disable_ue8m0_cast=False):
         if (c is None or c is d) and not _is_compiling():
-            fast = _fast(("fp8", layout, recipe, recipe_a, recipe_b,
-                          compiled_dims, c is not None))
+            if (recipe is None and recipe_a is None and recipe_b is None
+                    and compiled_dims == default_dims):
+                fast = defaults(c is not None)
+            else:
+                fast = _fast(_gemm.fp8_key(layout, recipe, recipe_a, recipe_b,
+                                           compiled_dims, c is not None))
             if fast is not None and fast.launch(a[0], b[0], d, a[1], b[1]):
                 return
         _gemm.fp8_gemm(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
