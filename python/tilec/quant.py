@@ -44,26 +44,34 @@ def _pad_to(x: torch.Tensor, rows: int, cols: int) -> torch.Tensor:
                                        0, rows - x.shape[0]))
 
 
-def _scale_from_amax(amax: torch.Tensor) -> torch.Tensor:
-    return amax.float().clamp(min=AMAX_FLOOR) / FP8_MAX
+def _scale_from_amax(amax: torch.Tensor, ue8m0: bool = False) -> torch.Tensor:
+    scale = amax.float().clamp(min=AMAX_FLOOR) / FP8_MAX
+    if ue8m0:
+        # Rounded up to a power of two, as a UE8M0 (exponent-only) scale
+        # holds it; rounding up keeps every scaled value within e4m3's range.
+        scale = torch.exp2(torch.ceil(torch.log2(scale)))
+    return scale
 
 
-def per_token_cast_to_fp8(x: torch.Tensor, gran_k: int = BLOCK_K
+def per_token_cast_to_fp8(x: torch.Tensor, gran_k: int = BLOCK_K,
+                          use_ue8m0: bool = False
                           ) -> Tuple[torch.Tensor, torch.Tensor]:
     """x [M, K] (any float type) -> (e4m3 [M, K], f32 scales [M, ceil(K/gran_k)]).
 
     x[m, k] ~ q[m, k] * scales[m, k // gran_k]. The last block of a row whose
-    K is not a multiple of gran_k is scaled by its own values only."""
+    K is not a multiple of gran_k is scaled by its own values only.
+    use_ue8m0 rounds each scale up to a power of two."""
     assert x.dim() == 2, "per_token_cast_to_fp8 takes a 2-D tensor"
     m, k = x.shape
     blocks = ceil_div(k, gran_k)
     padded = _pad_to(x.float(), m, blocks * gran_k).view(m, blocks, gran_k)
-    scales = _scale_from_amax(padded.abs().amax(dim=2))
+    scales = _scale_from_amax(padded.abs().amax(dim=2), use_ue8m0)
     q = (padded / scales.unsqueeze(2)).to(torch.float8_e4m3fn)
     return q.view(m, blocks * gran_k)[:, :k].contiguous(), scales
 
 
-def per_block_cast_to_fp8(x: torch.Tensor, block: int = BLOCK_K
+def per_block_cast_to_fp8(x: torch.Tensor, block: int = BLOCK_K,
+                          use_ue8m0: bool = False
                           ) -> Tuple[torch.Tensor, torch.Tensor]:
     """x [N, K] -> (e4m3 [N, K], f32 scales [ceil(N/block), ceil(K/block)]).
 
@@ -73,7 +81,7 @@ def per_block_cast_to_fp8(x: torch.Tensor, block: int = BLOCK_K
     nb, kb = ceil_div(n, block), ceil_div(k, block)
     padded = _pad_to(x.float(), nb * block, kb * block)
     tiles = padded.view(nb, block, kb, block)
-    scales = _scale_from_amax(tiles.abs().amax(dim=(1, 3)))
+    scales = _scale_from_amax(tiles.abs().amax(dim=(1, 3)), use_ue8m0)
     q = (tiles / scales[:, None, :, None]).to(torch.float8_e4m3fn)
     return q.view(nb * block, kb * block)[:n, :k].contiguous(), scales
 

@@ -68,8 +68,10 @@ Error checkPointerAccess(const bundle::Kernel &kernel, size_t index,
                         " bytes; the kernel accesses it " +
                         std::to_string(align) + " bytes at a time");
   uint32_t inner = arg.rank - 1;
-  std::string accesses =
-      "the kernel's " + std::to_string(align) + "-byte accesses";
+  // Messages are built only on failure: a launch pays nothing for them.
+  auto accesses = [align] {
+    return "the kernel's " + std::to_string(align) + "-byte accesses";
+  };
   if (!innerStride && arg.shape[inner] > 1 && arg.strides[inner] != 1)
     return argError(kernel, index,
                     "stride of dim " + std::to_string(inner) + " is " +
@@ -81,7 +83,7 @@ Error checkPointerAccess(const bundle::Kernel &kernel, size_t index,
                     "dim " + std::to_string(inner) + " is " +
                         std::to_string(arg.shape[inner]) + " (" +
                         std::to_string(arg.shape[inner] * elementBytes) +
-                        " bytes), not a multiple of " + accesses);
+                        " bytes), not a multiple of " + accesses());
   for (uint32_t d = 0; d < inner; ++d) {
     uint64_t bytes = uint64_t(arg.strides[d]) * elementBytes;
     if (arg.shape[d] > 1 && bytes % align != 0)
@@ -91,7 +93,7 @@ Error checkPointerAccess(const bundle::Kernel &kernel, size_t index,
                           std::to_string(bytes) +
                           " bytes), not a multiple "
                           "of " +
-                          accesses);
+                          accesses());
   }
   return Error();
 }
@@ -114,19 +116,19 @@ Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
   uint64_t elementBytes = bundle::byteSize(arg.dtype);
   bool empty = false;
   for (uint32_t d = 0; d < arg.rank; ++d) {
-    std::string dim = "dim " + std::to_string(d);
+    auto dim = [d] { return "dim " + std::to_string(d); };
     if (arg.shape[d] < 0)
       return argError(kernel, index,
-                      dim + " is " + std::to_string(arg.shape[d]) +
+                      dim() + " is " + std::to_string(arg.shape[d]) +
                           "; sizes cannot be negative");
     if (decl.shape[d] != bundle::kDynamic && arg.shape[d] != decl.shape[d])
       return argError(kernel, index,
-                      dim + " is " + std::to_string(arg.shape[d]) +
+                      dim() + " is " + std::to_string(arg.shape[d]) +
                           " but the kernel was compiled for " +
                           std::to_string(decl.shape[d]));
     if (arg.strides[d] < 0)
       return argError(kernel, index,
-                      "stride of " + dim + " is " +
+                      "stride of " + dim() + " is " +
                           std::to_string(arg.strides[d]) +
                           " elements; strides cannot be negative");
     empty |= arg.shape[d] == 0;
@@ -163,37 +165,40 @@ Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
                         " elements, TMA needs the innermost dim to be "
                         "contiguous (stride 1)");
   for (uint32_t d = 0; d < arg.rank; ++d) {
-    std::string dim = "dim " + std::to_string(d);
+    auto dim = [d] { return "dim " + std::to_string(d); };
     if (arg.shape[d] == 0)
       return argError(kernel, index,
-                      dim + " is 0; TMA cannot describe an empty tensor");
+                      dim() + " is 0; TMA cannot describe an empty tensor");
     if (uint64_t(arg.shape[d]) > kMaxGlobalDim)
       return argError(kernel, index,
-                      dim + " is " + std::to_string(arg.shape[d]) +
+                      dim() + " is " + std::to_string(arg.shape[d]) +
                           ", TMA supports at most 2^32");
     // A size-1 dimension is never stepped over, so its stride is free (as in
     // torch, where such strides are arbitrary); the request replaces it.
     if (arg.shape[d] == 1)
       continue;
-    std::string stride = "stride of " + dim + " is " +
-                         std::to_string(arg.strides[d]) + " elements";
+    auto stride = [&arg, &dim, d] {
+      return "stride of " + dim() + " is " + std::to_string(arg.strides[d]) +
+             " elements";
+    };
     if (d == inner) {
       if (arg.strides[d] != 1)
         return argError(kernel, index,
-                        stride + ", TMA needs the innermost dim to be "
-                                 "contiguous (stride 1)");
+                        stride() + ", TMA needs the innermost dim to be "
+                                   "contiguous (stride 1)");
       continue;
     }
     if (uint64_t(arg.strides[d]) >= kMaxGlobalStrideBytes / elementBytes)
       return argError(kernel, index,
-                      stride + ", TMA needs less than 2^40 bytes");
+                      stride() + ", TMA needs less than 2^40 bytes");
     uint64_t bytes = uint64_t(arg.strides[d]) * elementBytes;
-    std::string inBytes =
-        stride + " (" + std::to_string(bytes) + " bytes), TMA needs ";
+    auto inBytes = [&stride, bytes] {
+      return stride() + " (" + std::to_string(bytes) + " bytes), TMA needs ";
+    };
     if (bytes == 0)
-      return argError(kernel, index, inBytes + "a nonzero stride");
+      return argError(kernel, index, inBytes() + "a nonzero stride");
     if (bytes % kTmaAlignment != 0)
-      return argError(kernel, index, inBytes + "a multiple of 16 bytes");
+      return argError(kernel, index, inBytes() + "a multiple of 16 bytes");
   }
   return Error();
 }

@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Python-side costs of tilec: launch overhead, cache hits, the first call of
+a new shape (beside DeepGEMM's, in one process), CUDA-graph capture.
+
+On the GPU machine (the package installed, docs/python.md):
+
+    python3 bench/py_overhead.py --markdown bench/results/py-overhead.md
+
+Without a GPU (tilec's dry run: the whole call path, the runtime checking
+the arguments instead of launching; CPU tensors):
+
+    python3 bench/py_overhead.py --cpu
+
+1. Launch overhead: CPU microseconds per call of back-to-back calls at
+   128x256x256 (no synchronisation inside the loop; the anchors' README
+   measured torch.matmul 12.3, deep_gemm.bf16_gemm_nt 17.8 and the ctypes
+   wrapper 27.9 there), for tilec.deep_gemm's BF16 and FP8 calls, the
+   dispatcher alone, the ctypes wrapper on the same kernel, torch.matmul and
+   DeepGEMM. Median and best of --repeats runs of --calls calls.
+2. Cache hits: the loaded-kernel dict (tilec.get_kernel), the config table,
+   and a disk hit (read + verify + module load).
+3. First call of a new shape (config + compile + load + launch, finished on
+   the GPU), tilec with an empty $TILEC_CACHE_DIR beside DeepGEMM with an
+   empty $DG_JIT_CACHE_DIR, same inputs.
+4. CUDA graphs: tilec calls captured and replayed; the replayed result must
+   equal the eager one bit for bit.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+# Empty caches for the first-call measurement, set before tilec and DeepGEMM
+# read them.
+_TILEC_CACHE = tempfile.mkdtemp(prefix="tilec-first-call-")
+_DG_CACHE = tempfile.mkdtemp(prefix="deepgemm-first-call-")
+os.environ["TILEC_CACHE_DIR"] = _TILEC_CACHE
+os.environ.setdefault("DG_JIT_CACHE_DIR", _DG_CACHE)
+
+import torch  # noqa: E402
+
+import tilec  # noqa: E402
+import tilec.deep_gemm as tdg  # noqa: E402
+from tilec import _cache, _configs, _gemm, _jit, quant  # noqa: E402
+
+LINES = []
+
+
+def emit(line=""):
+    print(line, flush=True)
+    LINES.append(line)
+
+
+def per_call_us(fn, calls, repeats, sync):
+    for _ in range(100):
+        fn()
+    sync()
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        samples.append((time.perf_counter() - start) / calls * 1e6)
+        sync()
+    return statistics.median(samples), min(samples)
+
+
+def deep_gemm_module(enabled):
+    if not enabled:
+        return None
+    try:
+        import deep_gemm
+        return deep_gemm
+    except Exception as error:  # noqa: BLE001 (absent or a broken build)
+        emit(f"(DeepGEMM not available: {error})")
+        return None
+
+
+def gemm_inputs(m, n, k, device):
+    a = torch.randn(m, k, device=device).to(torch.bfloat16)
+    b = torch.randn(n, k, device=device).to(torch.bfloat16)
+    qa, sfa = quant.per_token_cast_to_fp8(torch.randn(m, k, device=device))
+    qb, sfb = quant.per_block_cast_to_fp8(torch.randn(n, k, device=device))
+    return dict(a=a, b=b, d=torch.empty(m, n, device=device, dtype=torch.bfloat16),
+                fa=(qa, quant.mn_major_tma_aligned(sfa)), fb=(qb, sfb.contiguous()))
+
+
+def ctypes_kernel(kernel_bundle):
+    """The same kernel through runtime/python/tilec_runtime.py (ctypes)."""
+    library = os.path.join(os.path.dirname(tilec.__file__), "libtilec_runtime.so.0")
+    if os.path.exists(library):
+        os.environ.setdefault("TILEC_RUNTIME_LIB", library)
+    sys.path.insert(0, os.path.join(REPO, "runtime", "python"))
+    import tilec_runtime
+    return tilec_runtime.Module(data=kernel_bundle).kernel()
+
+
+def launch_overhead(args, gpu, dg):
+    device = "cuda" if gpu else "cpu"
+    sync = torch.cuda.synchronize if gpu else (lambda: None)
+    x = gemm_inputs(128, 256, 256, device)
+    a, b, d, fa, fb = x["a"], x["b"], x["d"], x["fa"], x["fb"]
+    tdg.bf16_gemm_nt(a, b, d)
+    tdg.fp8_gemm_nt(fa, fb, d)
+    bf16_dispatcher = _gemm._dispatchers[_gemm.bf16_key("nt", "nk", False)]
+    cases = [
+        ("tilec.deep_gemm.bf16_gemm_nt", lambda: tdg.bf16_gemm_nt(a, b, d)),
+        ("tilec.deep_gemm.fp8_gemm_nt", lambda: tdg.fp8_gemm_nt(fa, fb, d)),
+        ("tilec._C.Dispatcher.launch (bf16, the C++ fast path alone)",
+         lambda: bf16_dispatcher.launch(a, b, d)),
+    ]
+    if gpu:
+        defines, _ = _configs.choose("bf16_gemm_nt", 128, 256, 256,
+                                     num_sms=_gemm.get_num_sms())
+        spec = "examples/hopper/06_fastest.tile"
+        from tilec import _specs
+        bundle = _cache.get_bundle("06_fastest.tile", _specs.spec_text(spec), defines,
+                                   _cache.device_target(torch.cuda.current_device()))
+        try:
+            legacy = ctypes_kernel(bundle)
+            cases.append(("ctypes wrapper (runtime/python/tilec_runtime.py)",
+                          lambda: legacy(a, b, d)))
+        except Exception as error:  # noqa: BLE001
+            emit(f"(ctypes wrapper not measured: {error})")
+        cases.append(("torch.matmul (cuBLAS)", lambda: torch.matmul(a, b.t(), out=d)))
+        if dg is not None:
+            cases.append(("deep_gemm.bf16_gemm_nt", lambda: dg.bf16_gemm_nt(a, b, d)))
+            cases.append(("deep_gemm.fp8_gemm_nt",
+                          lambda: dg.fp8_gemm_nt(fa, fb, d, disable_ue8m0_cast=True)))
+    emit(f"## Launch overhead ({'GPU' if gpu else 'CPU, dry run'}): 128x256x256, "
+         f"{args.calls} back-to-back calls, {args.repeats} repeats")
+    emit()
+    emit("| call | us per call (median) | best |")
+    emit("|---|---:|---:|")
+    for name, fn in cases:
+        median, best = per_call_us(fn, args.calls, args.repeats, sync)
+        emit(f"| {name} | {median:.2f} | {best:.2f} |")
+    emit()
+
+
+def timeit_us(fn, number=20000):
+    fn()
+    start = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - start) / number * 1e6
+
+
+def cache_hits(gpu):
+    device = torch.cuda.current_device() if gpu else None
+    family, defines = "fp8_gemm_1d2d", _configs.choose("fp8_gemm_1d2d", 128, 256, 256)[0]
+    _cache.get_kernel(family, defines, device)
+    emit("## Cache hits")
+    emit()
+    emit("| what | cost |")
+    emit("|---|---:|")
+    emit(f"| memory: tilec.get_kernel(family, defines) | "
+         f"{timeit_us(lambda: _cache.get_kernel(family, defines, device)):.2f} us |")
+    emit(f"| config: _configs.choose(family, m, n, k) | "
+         f"{timeit_us(lambda: _configs.choose(family, 128, 256, 256)):.2f} us |")
+    samples = []
+    for _ in range(5):
+        _cache.clear_memory()
+        start = time.perf_counter()
+        _cache.get_kernel(family, defines, device)
+        samples.append((time.perf_counter() - start) * 1e3)
+    what = "read + verify + cuModuleLoadData" if gpu else "read + verify + parse"
+    emit(f"| disk: a new process's first get_kernel ({what}) | "
+         f"{statistics.median(samples):.2f} ms |")
+    emit()
+
+
+class CompileCounter:
+    def __init__(self):
+        self.count = 0
+        self.original = _jit.compile_bundle
+
+    def __enter__(self):
+        def counted(*a, **k):
+            self.count += 1
+            return self.original(*a, **k)
+        _jit.compile_bundle = counted
+        return self
+
+    def __exit__(self, *exc):
+        _jit.compile_bundle = self.original
+
+
+FIRST_CALL_SHAPES = [(4096, 7168, 2048), (128, 2112, 7168), (1, 7168, 16384)]
+
+
+def first_calls(gpu, dg):
+    device = "cuda" if gpu else "cpu"
+    sync = torch.cuda.synchronize if gpu else (lambda: None)
+    emit("## First call of a new shape (FP8 1D2D, config + compile + load + launch)")
+    emit()
+    emit("| M | N | K | tilec first call | compiles | DeepGEMM first call | DeepGEMM / tilec |")
+    emit("|---:|---:|---:|---:|---:|---:|---:|")
+    for m, n, k in FIRST_CALL_SHAPES:
+        x = gemm_inputs(m, n, k, device)
+        sync()
+        with CompileCounter() as counter:
+            start = time.perf_counter()
+            tdg.fp8_gemm_nt(x["fa"], x["fb"], x["d"])
+            sync()
+            ours = time.perf_counter() - start
+        theirs = None
+        if dg is not None:
+            start = time.perf_counter()
+            dg.fp8_gemm_nt(x["fa"], x["fb"], x["d"], disable_ue8m0_cast=True)
+            sync()
+            theirs = time.perf_counter() - start
+        emit(f"| {m} | {n} | {k} | {ours * 1e3:.0f} ms | {counter.count} | "
+             f"{'-' if theirs is None else f'{theirs * 1e3:.0f} ms'} | "
+             f"{'-' if theirs is None else f'{theirs / ours:.1f}x'} |")
+    emit()
+
+
+def cuda_graphs():
+    x = gemm_inputs(512, 1024, 1024, "cuda")
+    eager = torch.empty_like(x["d"])
+    tdg.fp8_gemm_nt(x["fa"], x["fb"], eager)
+    tdg.bf16_gemm_nt(x["a"], x["b"], x["d"])
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    out_fp8, out_bf16 = torch.zeros_like(eager), torch.zeros_like(eager)
+    with torch.cuda.graph(graph):
+        for _ in range(10):
+            tdg.fp8_gemm_nt(x["fa"], x["fb"], out_fp8)
+            tdg.bf16_gemm_nt(x["a"], x["b"], out_bf16)
+    graph.replay()
+    torch.cuda.synchronize()
+    reference = torch.empty_like(eager)
+    tdg.bf16_gemm_nt(x["a"], x["b"], reference)
+    torch.cuda.synchronize()
+    same = torch.equal(out_fp8, eager) and torch.equal(out_bf16, reference)
+    start = time.perf_counter()
+    for _ in range(20):
+        graph.replay()
+    torch.cuda.synchronize()
+    replay_us = (time.perf_counter() - start) / 20 / 20 * 1e6
+    emit("## CUDA graphs")
+    emit()
+    emit(f"20 tilec calls (FP8 + BF16, 512x1024x1024) captured in one graph: "
+         f"replayed result {'bitwise equal to eager' if same else 'DIFFERENT from eager'}; "
+         f"{replay_us:.1f} us per replayed call (GPU time included)")
+    emit()
+    return same
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cpu", action="store_true",
+                        help="no GPU: tilec's dry run on CPU tensors")
+    parser.add_argument("--calls", type=int, default=3000)
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--no-deepgemm", action="store_true")
+    parser.add_argument("--markdown", help="append the tables to this file")
+    args = parser.parse_args()
+    gpu = not args.cpu
+    if args.cpu:
+        tilec.set_dry_run(True)
+    else:
+        props = torch.cuda.get_device_properties(0)
+        emit(f"device: {props.name}, {props.multi_processor_count} SMs, torch "
+             f"{torch.__version__}")
+    try:
+        emit(f"compiler: {_jit.compiler_version().splitlines()[0]} ({_jit.find_compiler()})")
+    except tilec.CompileError as error:
+        emit(f"compiler: none ({error.diagnostics})")
+    emit()
+    dg = deep_gemm_module(gpu and not args.no_deepgemm)
+    first_calls(gpu, dg)  # first: every cache is still empty
+    launch_overhead(args, gpu, dg)
+    cache_hits(gpu)
+    ok = cuda_graphs() if gpu else True
+    if args.markdown:
+        with open(args.markdown, "a") as f:
+            f.write("\n".join(LINES) + "\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""The extension tilec._C on the CPU: bundles, dry kernels, the torch
+bridge and the dispatcher's plans. ctest runs it with TILEC_CUDA_DRIVER
+pointing at a missing file, so the driver tests mean the same everywhere.
+"""
+
+import os
+import unittest
+
+from tilec_test_support import (CacheDirTest, needs_compiler, needs_extension,
+                                needs_torch, spec, torch)
+
+import tilec
+
+
+def copy_bundle():
+    return tilec.compile(spec("examples/copy.tile"), name="copy.tile")
+
+
+@needs_torch
+@needs_extension
+@needs_compiler
+class ExtensionTest(CacheDirTest):
+
+    def setUp(self):
+        super().setUp()
+        from tilec import _C, _runtime
+        self.C = _C
+        _runtime.configure_torch()
+        self.bundle = copy_bundle()
+
+    def test_bundle_metadata(self):
+        parsed = self.C.Bundle(self.bundle)
+        self.assertEqual(parsed.target, "sm_90a")
+        self.assertEqual(parsed.kernel_names, ["tma_copy"])
+        kernel = parsed.kernel()
+        self.assertTrue(kernel.dry)
+        self.assertEqual(kernel.name, "tma_copy")
+        self.assertEqual(kernel.args, [("X", "tensor", "bf16", (-1, -1)),
+                                       ("Y", "tensor", "bf16", (-1, -1))])
+        self.assertEqual(kernel.block, [128, 1, 1])
+
+    def test_bad_bundles_and_names(self):
+        with self.assertRaises(tilec.TilecError) as caught:
+            self.C.Bundle(b"TILECBND\x01\x00")
+        self.assertEqual(caught.exception.status, "INVALID_BUNDLE")
+        with self.assertRaises(tilec.TilecError) as caught:
+            self.C.Bundle(self.bundle).kernel("nope")
+        self.assertEqual(caught.exception.status, "NOT_FOUND")
+        self.assertIn("tma_copy", str(caught.exception))
+
+    @unittest.skipUnless(os.environ.get("TILEC_CUDA_DRIVER", "").startswith("/nonexistent"),
+                         "needs TILEC_CUDA_DRIVER=/nonexistent/... (ctest sets it)")
+    def test_no_driver(self):
+        with self.assertRaises(tilec.TilecError) as caught:
+            self.C.driver_status()
+        self.assertEqual(caught.exception.status, "DRIVER_NOT_AVAILABLE")
+        with self.assertRaises(tilec.TilecError) as caught:
+            self.C.Module(self.bundle)
+        self.assertEqual(caught.exception.status, "DRIVER_NOT_AVAILABLE")
+
+    def test_tensor_info(self):
+        x = torch.empty(64, 128, dtype=torch.bfloat16)[:, 8:72]
+        data, dtype, device, shape, strides = self.C.tensor_info(x)
+        self.assertEqual((data, dtype, device, shape, strides),
+                         (x.data_ptr(), "bf16", -1, (64, 64), (128, 1)))
+        self.assertEqual(self.C.tensor_info(torch.nn.Parameter(x))[1], "bf16")
+        self.assertEqual(self.C.tensor_info(torch.empty(2, dtype=torch.float8_e4m3fn))[1],
+                         "e4m3")
+
+        class Sub(torch.Tensor):
+            pass
+        for unread in (3, "x", torch.empty(2, dtype=torch.complex64),
+                       torch.empty([1] * 9), x.as_subclass(Sub)):
+            self.assertIsNone(self.C.tensor_info(unread), repr(type(unread)))
+
+    def test_dry_kernel_checks_name_the_argument(self):
+        kernel = self.C.Bundle(self.bundle).kernel()
+        x = torch.empty(64, 128, dtype=torch.bfloat16)
+        kernel.launch([x, x.clone()])  # checks only
+        with self.assertRaisesRegex(ValueError, r"argument 'Y' \(index 1\): "
+                                                r"expected dtype bf16, got f16"):
+            kernel.launch([x, x.half()])
+        with self.assertRaisesRegex(ValueError, "stride of dim 1 is 128 elements, TMA needs the innermost dim"):
+            kernel.launch([x, x.t()])
+        with self.assertRaisesRegex(ValueError, "takes 2 arguments"):
+            kernel.launch([x])
+        with self.assertRaisesRegex(ValueError, "expected a tensor, got a number"):
+            kernel.launch([x, 1.0])
+
+    def test_dispatcher_plans(self):
+        kernel = self.C.Bundle(self.bundle).kernel()
+        dispatcher = self.C.Dispatcher(2)
+        x = torch.empty(64, 128, dtype=torch.bfloat16)
+        y = torch.empty(128, 64, dtype=torch.bfloat16)
+        self.assertFalse(dispatcher.launch(x, y), "no plan yet")
+        # Y is the kernel's second argument transposed: [64, 128] row-major
+        # as the kernel reads it is y.t() only if y were column-major, so the
+        # checks refuse it at launch, naming the argument.
+        dispatcher.add((x, y), kernel, [(0, False), (1, True)])
+        self.assertEqual(len(dispatcher), 1)
+        with self.assertRaisesRegex(ValueError, "argument 'Y'"):
+            dispatcher.launch(x, y)
+        dispatcher.add((x, x), kernel, [(0, False), (1, False)])
+        self.assertTrue(dispatcher.launch(x, torch.empty_like(x)))
+        self.assertFalse(dispatcher.launch(x, torch.empty(64, 64, dtype=torch.bfloat16)),
+                         "another shape is another signature")
+        self.assertFalse(dispatcher.launch(x, x.half()), "another dtype too")
+        self.assertFalse(dispatcher.launch(x, 3), "not a tensor: the slow path")
+        with self.assertRaisesRegex(ValueError, "takes 2 arguments"):
+            dispatcher.add((x, x), kernel, [(0, False)])
+        dispatcher.clear()
+        self.assertEqual(len(dispatcher), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,209 @@
+"""Kernel caches: loaded kernels in memory, bundle bytes on disk.
+
+get_kernel(family, defines, device) -> a loaded kernel:
+  memory (a dict, per family, params, target and device) -> disk
+  ($TILEC_CACHE_DIR, default ~/.cache/tilec) -> compile (_jit) and store.
+
+Disk entries are <dir>/kernels/<key>.tilec, key = sha256 of the spec text,
+the sorted defines, the target and the compiler version, so that a newer
+compiler never loads an older cubin. A file is a magic, the sha256 of its
+payload and the bundle bytes; it is written to a temporary file in the same
+directory, fsynced and renamed over the entry (atomic on POSIX, so several
+processes may share a directory and a reader never sees half a file). An
+entry that does not verify is a miss and is replaced.
+
+Environment: TILEC_PRINT_COMPILES=1 prints each compile (and disk load) with
+its time to stderr; TILEC_DISABLE_CACHE=1 skips the disk.
+"""
+
+import hashlib
+import os
+import sys
+import tempfile
+import threading
+import time
+from typing import Optional, Tuple
+
+from . import _jit, _runtime, _specs
+
+_MAGIC = b"TILECKC1"
+_DIGEST_BYTES = 32
+
+_memory = {}
+_lock = threading.Lock()
+_disk_warning_printed = False
+
+
+def cache_dir() -> str:
+    configured = os.environ.get("TILEC_CACHE_DIR")
+    if configured:
+        return configured
+    return os.path.join(os.path.expanduser("~"), ".cache", "tilec")
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0")
+
+
+def kernel_key(spec_text: str, defines, target: str, compiler_version: str) -> str:
+    """The hex key of one kernel build."""
+    digest = hashlib.sha256()
+    digest.update(b"tilec kernel key 1\0")
+    for part in (spec_text,
+                 "\n".join(f"{k}={v}" for k, v in _jit.normalize_defines(defines)),
+                 target or "", compiler_version):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def entry_path(key: str, directory: Optional[str] = None) -> str:
+    return os.path.join(directory or cache_dir(), "kernels", key + ".tilec")
+
+
+def read_entry(path: str) -> Optional[bytes]:
+    """The bundle of a cache file, or None when missing or not intact."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    header = len(_MAGIC) + _DIGEST_BYTES
+    if len(data) <= header or not data.startswith(_MAGIC):
+        return None
+    payload = data[header:]
+    if hashlib.sha256(payload).digest() != data[len(_MAGIC):header]:
+        return None
+    return payload
+
+
+def write_entry(path: str, bundle: bytes) -> None:
+    """Writes atomically: temporary file in the same directory, fsync,
+    rename over `path`, fsync of the directory. Raises OSError."""
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-",
+                                         suffix=".tilec")
+    try:
+        with os.fdopen(handle, "wb") as f:
+            f.write(_MAGIC + hashlib.sha256(bundle).digest() + bundle)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+    try:
+        directory_fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(directory_fd)
+        finally:
+            os.close(directory_fd)
+    except OSError:
+        pass  # some filesystems cannot fsync a directory; the rename stands
+
+
+def _warn_disk(error: OSError) -> None:
+    global _disk_warning_printed
+    if not _disk_warning_printed:
+        _disk_warning_printed = True
+        print(f"tilec: cannot write the kernel cache ({error}); compiling "
+              f"without it", file=sys.stderr)
+
+
+def get_bundle(spec_name: str, spec_text: str, defines, target: str) -> bytes:
+    """Bundle bytes from the disk cache, or compiled and stored."""
+    use_disk = not _flag("TILEC_DISABLE_CACHE")
+    path = None
+    if use_disk:
+        path = entry_path(kernel_key(spec_text, defines, target,
+                                     _jit.compiler_version()))
+        start = time.perf_counter()
+        cached = read_entry(path)
+        if cached is not None:
+            if _flag("TILEC_PRINT_COMPILES"):
+                print(f"tilec: loaded {_describe(spec_name, defines, target)} "
+                      f"from the disk cache in "
+                      f"{(time.perf_counter() - start) * 1e3:.2f} ms ({path})",
+                      file=sys.stderr)
+            return cached
+    start = time.perf_counter()
+    bundle = _jit.compile_bundle(spec_name, spec_text, defines, target)
+    if _flag("TILEC_PRINT_COMPILES"):
+        print(f"tilec: compiled {_describe(spec_name, defines, target)} in "
+              f"{time.perf_counter() - start:.3f} s", file=sys.stderr)
+    if use_disk:
+        try:
+            write_entry(path, bundle)
+        except OSError as error:
+            _warn_disk(error)
+    return bundle
+
+
+def _describe(spec_name: str, defines, target: str) -> str:
+    flags = " ".join(f"-D {k}={v}" for k, v in _jit.normalize_defines(defines))
+    return f"{spec_name} {flags} for {target}".replace("  ", " ")
+
+
+_targets = {}
+
+
+def device_target(device: Optional[int]) -> str:
+    """The tilec target of a CUDA device ($TILEC_TARGET overrides; dry
+    runs default to sm_90a)."""
+    configured = os.environ.get("TILEC_TARGET")
+    if configured:
+        return configured
+    if _runtime.dry_run():
+        return "sm_90a"
+    target = _targets.get(device)
+    if target is None:
+        import torch
+        major, minor = torch.cuda.get_device_capability(device)
+        target = {(9, 0): "sm_90a", (10, 0): "sm_100a"}.get((major, minor))
+        if target is None:
+            raise NotImplementedError(
+                f"tilec has no target for a GPU of compute capability "
+                f"{major}.{minor} (it compiles for sm_90a and sm_100a)")
+        _targets[device] = target
+    return target
+
+
+def get_kernel(family: str, defines=(), device: Optional[int] = None):
+    """The kernel of `family` built with `defines` for `device` (torch's
+    current CUDA device when None), loaded once per process."""
+    dry = _runtime.dry_run()
+    try:  # defines from _configs.choose are normalised already: one lookup
+        kernel = _memory.get((family, defines, device, dry))
+    except TypeError:  # a dict of defines
+        kernel = None
+    if kernel is not None:
+        return kernel
+    key = (family, _jit.normalize_defines(defines), device, dry)
+    kernel = _memory.get(key)
+    if kernel is not None:
+        return kernel
+    with _lock:
+        kernel = _memory.get(key)
+        if kernel is None:
+            kernel = _load(family, key[1], device)
+            _memory[key] = kernel
+    return kernel
+
+
+def _load(family_name: str, defines: Tuple[Tuple[str, str], ...],
+          device: Optional[int]):
+    family = _specs.family(family_name)
+    target = device_target(device)
+    bundle = get_bundle(os.path.basename(family.spec), _specs.spec_text(family.spec),
+                        defines, target)
+    return _runtime.load_kernel(bundle, family.kernel, device)
+
+
+def clear_memory() -> None:
+    """Forgets the loaded kernels (they stay loaded while referenced)."""
+    with _lock:
+        _memory.clear()

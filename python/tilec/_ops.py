@@ -1,0 +1,74 @@
+"""torch custom ops (torch.library.custom_op) for torch.compile and tracing.
+
+tilec::bf16_gemm and tilec::fp8_gemm mutate d and return nothing; their
+fake implementations run the same shape, dtype and layout checks as eager
+calls (tilec._gemm.*_plan), so a wrong call fails while tracing, and a
+traced graph holds one node per GEMM. Eager calls do not go through the
+ops (the dispatcher's fast path is cheaper than torch's op dispatch); the
+tilec.deep_gemm functions route here when tilec._gemm.tracing() says so.
+
+c aliasing d (accumulation in place) is passed as c=None, c_is_d=True:
+custom ops take no aliased inputs.
+"""
+
+from typing import List, Optional
+
+import torch
+
+from . import _gemm
+
+_LIBRARY = "tilec"
+
+
+@torch.library.custom_op(f"{_LIBRARY}::bf16_gemm", mutates_args=("d",))
+def bf16_gemm(a: torch.Tensor, b: torch.Tensor, d: torch.Tensor,
+              c: Optional[torch.Tensor], c_is_d: bool, layout: str,
+              compiled_dims: str) -> None:
+    _gemm.bf16_eager(a, b, d, d if c_is_d else c, layout, compiled_dims)
+
+
+@bf16_gemm.register_fake
+def _bf16_gemm_fake(a, b, d, c, c_is_d, layout, compiled_dims) -> None:
+    _gemm.bf16_plan(a, b, d, d if c_is_d else c, layout, compiled_dims)
+
+
+def _recipe(value) -> Optional[List[int]]:
+    return None if value is None else [int(x) for x in value]
+
+
+def _tuple(value):
+    return None if value is None else tuple(value)
+
+
+@torch.library.custom_op(f"{_LIBRARY}::fp8_gemm", mutates_args=("d",))
+def fp8_gemm(a: torch.Tensor, sfa: torch.Tensor, b: torch.Tensor,
+             sfb: torch.Tensor, d: torch.Tensor, c: Optional[torch.Tensor],
+             c_is_d: bool, recipe: Optional[List[int]],
+             recipe_a: Optional[List[int]], recipe_b: Optional[List[int]],
+             compiled_dims: str, layout: str, name: str) -> None:
+    _gemm.fp8_eager((a, sfa), (b, sfb), d, d if c_is_d else c, _tuple(recipe),
+                    _tuple(recipe_a), _tuple(recipe_b), compiled_dims, layout,
+                    name)
+
+
+@fp8_gemm.register_fake
+def _fp8_gemm_fake(a, sfa, b, sfb, d, c, c_is_d, recipe, recipe_a, recipe_b,
+                   compiled_dims, layout, name) -> None:
+    _gemm.fp8_plan((a, sfa), (b, sfb), d, d if c_is_d else c, recipe, recipe_a,
+                   recipe_b, compiled_dims, layout, name)
+
+
+def bf16_gemm_op(a, b, d, c, layout: str, compiled_dims: str) -> None:
+    c_is_d = c is d
+    torch.ops.tilec.bf16_gemm(a, b, d, None if c_is_d else c, c_is_d, layout,
+                              compiled_dims)
+
+
+def fp8_gemm_op(a, sfa, b, sfb, d, c, recipe, recipe_a, recipe_b,
+                compiled_dims: str, disable_ue8m0_cast: bool, layout: str,
+                name: str) -> None:
+    # disable_ue8m0_cast changes nothing for sm_90a's float32 scales.
+    c_is_d = c is d
+    torch.ops.tilec.fp8_gemm(a, sfa, b, sfb, d, None if c_is_d else c, c_is_d,
+                             _recipe(recipe), _recipe(recipe_a),
+                             _recipe(recipe_b), compiled_dims, layout, name)

@@ -1,0 +1,92 @@
+"""The kernel families tilec.deep_gemm launches, and where their specs are.
+
+A family is one parameterised spec and the kernel in it; its config
+(_configs.choose) sets the spec's params with -D. Specs are read from the
+installed package (tilec/specs/<path>, put there by python/CMakeLists.txt)
+or from the source checkout around this file.
+"""
+
+import functools
+import os
+import re
+from typing import NamedTuple, Optional, Tuple
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOTS = (os.path.join(_HERE, "specs"), os.path.normpath(os.path.join(_HERE, "..", "..")))
+
+
+class Family(NamedTuple):
+    name: str
+    #: The spec's path relative to the repository root.
+    spec: str
+    #: The kernel's entry name in the spec.
+    kernel: str
+    #: D dtypes the spec writes: bf16, and f32 when it has `param OUT`.
+    outputs: Tuple[str, ...]
+    #: Whether the spec can add to D (`param ACCUMULATE`).
+    accumulates: bool
+
+
+def _has_param(text: str, name: str) -> bool:
+    return re.search(rf"^param\s+{name}\b", text, re.MULTILINE) is not None
+
+
+def _family(name: str, candidates) -> Optional[Family]:
+    """The first of (spec path, kernel) that exists, with what it can do
+    read from its params."""
+    for path, kernel in candidates:
+        try:
+            text = spec_text(path)
+        except FileNotFoundError:
+            continue
+        outputs = ("bf16", "f32") if _has_param(text, "OUT") else ("bf16",)
+        return Family(name, path, kernel, outputs, _has_param(text, "ACCUMULATE"))
+    return None
+
+
+# The library's specs (lib/Kernels) first. Without the BF16 ones, the
+# measured examples stand in for NT and NN: examples/hopper/06 (B [N, K])
+# and 07 (B [K, N]) (bench/results/2026-11-29-hopper-gemm-ladder.md,
+# 2026-12-01-wgmma-majors-scale-d.md), which write bf16 and do not
+# accumulate; TN and TT (A MN-major) then have no kernel.
+_CANDIDATES = {
+    "bf16_gemm_nt": [("lib/Kernels/bf16_gemm_nt.tile", "bf16_gemm_nt"),
+                     ("examples/hopper/06_fastest.tile", "hopper_fastest")],
+    "bf16_gemm_nn": [("lib/Kernels/bf16_gemm_nn.tile", "bf16_gemm_nn"),
+                     ("examples/hopper/07_nn_gemm.tile", "hopper_nn_gemm")],
+    "bf16_gemm_tn": [("lib/Kernels/bf16_gemm_tn.tile", "bf16_gemm_tn")],
+    "bf16_gemm_tt": [("lib/Kernels/bf16_gemm_tt.tile", "bf16_gemm_tt")],
+    "fp8_gemm_1d2d": [("lib/Kernels/fp8_gemm_1d2d.tile", "fp8_gemm_1d2d")],
+    "fp8_gemm_1d1d": [("lib/Kernels/fp8_gemm_1d1d.tile", "fp8_gemm_1d1d")],
+}
+
+
+def family(name: str) -> Family:
+    """The family `name`, or NotImplementedError naming what is missing."""
+    found = FAMILIES.get(name)
+    if found is None:
+        raise NotImplementedError(
+            f"tilec has no kernel family {name!r} yet (it has: "
+            f"{', '.join(sorted(FAMILIES))})")
+    return found
+
+
+def spec_path(relative: str) -> str:
+    for root in _ROOTS:
+        candidate = os.path.join(root, relative)
+        if os.path.isfile(candidate):
+            return candidate
+    raise FileNotFoundError(
+        f"spec {relative} is neither in the installed package ({_ROOTS[0]}) "
+        f"nor in a source checkout ({_ROOTS[1]})")
+
+
+@functools.lru_cache(maxsize=None)
+def spec_text(relative: str) -> str:
+    with open(spec_path(relative), encoding="utf-8") as f:
+        return f.read()
+
+
+FAMILIES = {name: found for name, found in
+            ((name, _family(name, candidates))
+             for name, candidates in _CANDIDATES.items()) if found is not None}

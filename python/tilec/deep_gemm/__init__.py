@@ -1,0 +1,215 @@
+"""DeepGEMM's Python API on tilec's kernels: change `import deep_gemm` to
+`import tilec.deep_gemm as deep_gemm`.
+
+Same names, argument order, defaults and tensor layouts as DeepGEMM
+(deep_gemm/__init__.py, csrc/apis/*.hpp) for what tilec implements:
+
+- bf16_gemm_nt/nn/tn/tt(a, b, d, c=None, compiled_dims=...): D = A B^T with
+  DeepGEMM's layouts ('nt': A [M, K], B [N, K]; 'n' first / 't' second mean
+  the operand is given transposed). tilec's BF16 kernels read A K-major and
+  B either way, write bf16, and do not accumulate: MN-major A, a float32 d
+  and c raise NotImplementedError naming the argument.
+- fp8_gemm_nt((a, sfa), (b, sfb), d, c=None, recipe=None, ...) and its newer
+  name fp8_fp4_gemm_nt (and the nn/tn/tt forms): e4m3 operands K-major, SFA
+  float32 [M, ceil(K/128)] (any layout; the MN-major TMA-aligned one is used
+  as it is, others are copied into it, as DeepGEMM does), SFB [ceil(N/128),
+  ceil(K/128)] (1D2D, recipe (1, 128, 128), the default) or [N, ceil(K/128)]
+  (1D1D, recipe (1, 1, 128)); c accumulates into a float32 d.
+- cublaslt_gemm_nt/nn/tn/tt through torch, set_num_sms / get_num_sms, the
+  layout helpers and casts (tilec.deep_gemm.utils, also re-exported here)
+  and tilec.deep_gemm.testing.
+
+Everything else DeepGEMM exports raises NotImplementedError naming it.
+Wrong shapes, dtypes, strides, alignment or devices raise ValueError naming
+the argument and the expected value, before any launch.
+"""
+
+import torch
+
+from .. import _gemm
+from . import testing, utils
+from .utils import *  # noqa: F401,F403 (DeepGEMM re-exports its utils)
+from .utils import _not_implemented
+
+__version__ = "2.6.1+tilec"  # the DeepGEMM API version mirrored
+
+# Under torch.compile the functions trace into tilec's custom ops; the
+# cheaper of torch's two flags is enough to keep dynamo off the fast path.
+_is_compiling = getattr(torch.compiler, "is_dynamo_compiling",
+                        torch.compiler.is_compiling)
+_fast = _gemm.fast_dispatcher
+
+#===------------------------------------------------------------------------===#
+# Runtime settings
+#===------------------------------------------------------------------------===#
+
+
+def set_num_sms(new_num_sms: int) -> None:
+    """The SM count tilec's configs plan for. (tilec's persistent kernels
+    still start one CTA per SM of the device: the runtime has no grid limit
+    yet, so this does not leave SMs free for other work.)"""
+    _gemm.set_num_sms(new_num_sms)
+
+
+def get_num_sms() -> int:
+    return _gemm.get_num_sms()
+
+
+def set_ignore_compile_dims(new_value: bool) -> None:
+    """Accepted: tilec's kernels take every dim at run time already."""
+    if not isinstance(new_value, bool):
+        raise ValueError(f"set_ignore_compile_dims: argument 'new_value' must "
+                         f"be a bool, got {new_value!r}")
+
+
+set_tc_util = _not_implemented("set_tc_util")
+get_tc_util = _not_implemented("get_tc_util")
+set_block_size_multiple_of = _not_implemented("set_block_size_multiple_of")
+set_pdl = _not_implemented("set_pdl")
+get_pdl = _not_implemented("get_pdl")
+
+#===------------------------------------------------------------------------===#
+# BF16 GEMMs. Each tries the dispatcher's fast path first (tensors seen
+# before, c None or d itself, not traced); the first call of a signature,
+# another c and tracing go through tilec._gemm.
+#===------------------------------------------------------------------------===#
+
+
+def _default_dispatchers(kind: str, layout: str, default_dims: str):
+    """(lookup(accumulate) -> the dispatcher of the default options or None):
+    found once, then held, so that a default call builds no key."""
+    keys = [_gemm.bf16_key(layout, default_dims, acc) if kind == "bf16" else
+            _gemm.fp8_key(layout, None, None, None, default_dims, acc)
+            for acc in (False, True)]
+    held = [None, None]
+
+    def lookup(accumulate: bool):
+        found = held[accumulate]
+        if found is None:
+            found = held[accumulate] = _gemm._dispatchers.get(keys[accumulate])
+        return found
+    return lookup
+
+
+def _bf16_entry(layout: str, default_dims: str):
+    defaults = _default_dispatchers("bf16", layout, default_dims)
+
+    def gemm(a, b, d, c=None, compiled_dims=default_dims):
+        if (c is None or c is d) and not _is_compiling():
+            fast = (defaults(c is not None) if compiled_dims == default_dims else
+                    _fast(_gemm.bf16_key(layout, compiled_dims, c is not None)))
+            if fast is not None and fast.launch(a, b, d):
+                return
+        _gemm.bf16_gemm(a, b, d, c, layout, compiled_dims)
+    gemm.__name__ = gemm.__qualname__ = f"bf16_gemm_{layout}"
+    return gemm
+
+
+#===------------------------------------------------------------------------===#
+# FP8 GEMMs (sm_90a: float32 scale factors, K-major operands)
+#===------------------------------------------------------------------------===#
+
+
+def _fp8_entry(layout: str, default_dims: str):
+    defaults = _default_dispatchers("fp8", layout, default_dims)
+
+    def gemm(a, b, d, c=None, recipe=None, recipe_a=None, recipe_b=None,
+             compiled_dims=default_dims, disable_ue8m0_cast=False):
+        if (c is None or c is d) and not _is_compiling():
+            if (recipe is None and recipe_a is None and recipe_b is None
+                    and compiled_dims == default_dims):
+                fast = defaults(c is not None)
+            else:
+                fast = _fast(_gemm.fp8_key(layout, recipe, recipe_a, recipe_b,
+                                           compiled_dims, c is not None))
+            if fast is not None and fast.launch(a[0], b[0], d, a[1], b[1]):
+                return
+        _gemm.fp8_gemm(a, b, d, c, recipe, recipe_a, recipe_b, compiled_dims,
+                       disable_ue8m0_cast, layout, "fp8_fp4_gemm")
+    gemm.__name__ = gemm.__qualname__ = f"fp8_fp4_gemm_{layout}"
+    return gemm
+
+
+# Each layout with DeepGEMM's default compiled_dims; fp8_gemm_* is
+# DeepGEMM's older name of fp8_fp4_gemm_*.
+for _layout, _dims in (("nt", "nk"), ("nn", "nk"), ("tn", "mn"), ("tt", "mn")):
+    globals()[f"bf16_gemm_{_layout}"] = _bf16_entry(_layout, _dims)
+    globals()[f"fp8_fp4_gemm_{_layout}"] = _fp8_entry(_layout, _dims)
+    globals()[f"fp8_gemm_{_layout}"] = globals()[f"fp8_fp4_gemm_{_layout}"]
+del _layout, _dims
+
+#===------------------------------------------------------------------------===#
+# cuBLASLt (DeepGEMM's baseline), through torch
+#===------------------------------------------------------------------------===#
+
+
+def _cublaslt(a, b, d, c):
+    """D = A B^T (+ C) with torch's cuBLAS(Lt) calls; a [M, K], b [N, K]."""
+    if c is not None and c is not d:
+        d.copy_(c)
+    if a.shape[0] == 0 or b.shape[0] == 0:
+        return
+    if a.dtype == torch.float8_e4m3fn:
+        one = torch.ones((), device=a.device, dtype=torch.float32)
+        try:
+            product = torch._scaled_mm(a, b.t(), scale_a=one, scale_b=one,
+                                       out_dtype=d.dtype)
+        except RuntimeError:  # shapes cuBLASLt's FP8 path refuses (M = 1, ...)
+            product = (a.float() @ b.float().t()).to(d.dtype)
+        d.add_(product) if c is not None else d.copy_(product)
+        return
+    if a.dtype == d.dtype:
+        if c is not None:
+            d.addmm_(a, b.t())
+        else:
+            torch.mm(a, b.t(), out=d)
+        return
+    try:  # bf16 in, f32 out: torch's out_dtype overloads (CUDA only)
+        if c is not None:
+            torch.addmm(d, a, b.t(), out_dtype=d.dtype, out=d)
+        else:
+            torch.mm(a, b.t(), out_dtype=d.dtype, out=d)
+    except (RuntimeError, TypeError):
+        product = torch.mm(a.float(), b.float().t())
+        d.add_(product) if c is not None else d.copy_(product)
+
+
+def cublaslt_gemm_nt(a, b, d, c=None):
+    _cublaslt(a, b, d, c)
+
+
+def cublaslt_gemm_nn(a, b, d, c=None):
+    _cublaslt(a, b.t(), d, c)
+
+
+def cublaslt_gemm_tn(a, b, d, c=None):
+    _cublaslt(a.t(), b.t(), d, c)
+
+
+def cublaslt_gemm_tt(a, b, d, c=None):
+    _cublaslt(a.t(), b, d, c)
+
+
+#===------------------------------------------------------------------------===#
+# What tilec does not have (yet)
+#===------------------------------------------------------------------------===#
+
+_NOT_IMPLEMENTED = (
+    "m_grouped_fp8_fp4_gemm_nt_contiguous", "m_grouped_fp8_fp4_gemm_nn_contiguous",
+    "m_grouped_fp8_fp4_gemm_nt_masked", "fp8_gemm_nt_skip_head_mid",
+    "m_grouped_fp8_gemm_nt_contiguous", "m_grouped_fp8_gemm_nn_contiguous",
+    "m_grouped_fp8_gemm_nt_masked", "k_grouped_fp8_gemm_nt_contiguous",
+    "k_grouped_fp8_gemm_tn_contiguous", "m_grouped_bf16_gemm_nt_contiguous",
+    "m_grouped_bf16_gemm_nn_contiguous", "m_grouped_bf16_gemm_nt_masked",
+    "k_grouped_bf16_gemm_tn_contiguous", "einsum", "fp8_einsum",
+    "fp8_fp4_mqa_logits", "get_paged_mqa_logits_metadata",
+    "fp8_fp4_paged_mqa_logits", "fp8_mqa_logits", "fp8_paged_mqa_logits",
+    "tf32_hc_prenorm_gemm", "SymmBuffer", "get_symm_buffer_for_mega_moe",
+    "transform_weights_for_mega_moe", "fp8_fp4_mega_moe", "bf16_mega_moe",
+)
+for _name in _NOT_IMPLEMENTED:
+    globals()[_name] = _not_implemented(_name)
+del _name
+
+fp8_m_grouped_gemm_nt_masked = m_grouped_fp8_gemm_nt_masked  # noqa: F821
+bf16_m_grouped_gemm_nt_masked = m_grouped_bf16_gemm_nt_masked  # noqa: F821
