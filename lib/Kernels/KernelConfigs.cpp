@@ -51,6 +51,9 @@ struct TableRow {
   int64_t blockM;
   int64_t blockN;
   const char *why;
+  /// fp8_gemm_1d2d only: two 64-row waves per consumer warpgroup (WAVES = 2)
+  /// and A multicast to a pair of CTAs along N (CLUSTER_N = 2).
+  bool twoWavesMulticastA = false;
 };
 
 // BF16: bench/results/2026-11-29-hopper-gemm-ladder.md (rung 6 = 128 x 256,
@@ -81,6 +84,11 @@ constexpr TableRow kFp8Table[] = {
     {0, 2112, false, 128, 64,
      "N <= 2112: 128x64 fills the waves (8 waves at 4096x2112; by wave "
      "count, not measured)"},
+    {0, 0, true, 256, 128,
+     "large: 256x128, two waves per warpgroup, A multicast (DeepGEMM's "
+     "choice; 0.85-0.97x DeepGEMM on the large shapes, run 5 of "
+     "bench/results/2026-12-01-fp8-gemm.md)",
+     /*twoWavesMulticastA=*/true},
     {0, 0, false, 128, 128,
      "large: 128x128 (0.73-0.86x DeepGEMM at 4096^3 to 8192^3, "
      "bench/results/2026-12-01-fp8-gemm.md)"},
@@ -225,6 +233,8 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
   ArrayRef<TableRow> table = isBf16(family) ? ArrayRef<TableRow>(kBf16Table)
                                             : ArrayRef<TableRow>(kFp8Table);
   for (const TableRow &row : table) {
+    if (row.twoWavesMulticastA && family.kind != FamilyKind::Fp8Gemm1D2D)
+      continue;
     if ((row.maxM && problem.m > row.maxM) ||
         (row.maxN && problem.n > row.maxN))
       continue;
@@ -247,7 +257,9 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     config.blockN = row.blockN;
     config.blockK = blockK;
     config.stages = stages;
-    config.threads = isBf16(family) ? 384 : (row.blockM / 64 + 1) * 128;
+    const int64_t waves = row.twoWavesMulticastA ? 2 : 1;
+    config.threads =
+        isBf16(family) ? 384 : (row.blockM / (64 * waves) + 1) * 128;
     // Persistent grids: one CTA per SM, whatever the tile count.
     config.grid = {static_cast<unsigned>(smCount), 1, 1};
     config.numTiles = tiles;
@@ -263,6 +275,11 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     };
     if (isBf16(family))
       config.params.push_back({"BLK_K", std::to_string(blockK)});
+    if (row.twoWavesMulticastA) {
+      config.cluster = {2, 1, 1};
+      config.params.push_back({"CLUSTER_N", "2"});
+      config.params.push_back({"WAVES", "2"});
+    }
     llvm::sort(config.params, [](const ConfigParam &a, const ConfigParam &b) {
       return a.name < b.name;
     });

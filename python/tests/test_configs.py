@@ -1,10 +1,6 @@
-"""The shape -> parameters table (tilec._configs) and that every
-configuration it picks for DeepGEMM's test shapes compiles.
-
-The picks asserted are the measured winners (bench/results/
-2026-12-01-fp8-gemm.md) and docs/kernels.md's recommendations; compiling
-needs the tilec command and ptxas (the ptxas-free part runs anywhere).
-"""
+"""The shape -> parameters choice (tilec._configs, from the compiler
+library's tables) and that every configuration it picks for DeepGEMM's test
+shapes compiles (needs ptxas)."""
 
 import io
 import unittest
@@ -12,7 +8,7 @@ from contextlib import redirect_stderr
 
 from tilec_test_support import CacheDirTest, environment, needs_compiler
 
-from tilec import _cache, _configs, _specs
+from tilec import _cache, _configs, _jit, _specs
 
 # DeepGEMM's tests/generators.py enumerate_normal: M in 1, 128, 4096 by its
 # (N, K) list; the backward shapes swap them.
@@ -28,48 +24,48 @@ def tile(family, m, n, k, **options):
     return int(defines.get("BLK_M", 128)), int(defines["BLK_N"])
 
 
-class TableTest(unittest.TestCase):
+needs_library = unittest.skipUnless(
+    _jit.locate_compiler_library(),
+    "the configurations come from libtilec_compiler.so, not built")
 
-    def test_fp8_measured_winners(self):
-        self.assertEqual(tile("fp8_gemm_1d2d", 4096, 4096, 4096), (128, 128))
-        self.assertEqual(tile("fp8_gemm_1d2d", 8192, 8192, 8192), (128, 128))
+
+@needs_library
+class LibraryChoiceTest(unittest.TestCase):
+    """_configs.choose asks the compiler library (lib/Kernels/
+    KernelConfigs.cpp, whose own tests pin the table): the same picks as
+    the C API, as defines of the family's spec, with the library's reason."""
+
+    def test_fp8_picks(self):
         self.assertEqual(tile("fp8_gemm_1d2d", 128, 7168, 16384), (64, 128))
         self.assertEqual(tile("fp8_gemm_1d2d", 128, 2112, 7168), (64, 32))
-
-    def test_fp8_single_token_rows_of_docs_kernels(self):
-        for n, k, expected in [(576, 7168, 16), (2112, 7168, 16), (24576, 1536, 64),
-                               (32768, 512, 128), (7168, 16384, 64), (4096, 7168, 32)]:
-            self.assertEqual(tile("fp8_gemm_1d2d", 1, n, k), (64, expected), (n, k))
+        self.assertEqual(tile("fp8_gemm_1d2d", 8192, 8192, 8192)[1], 128)
 
     def test_fp8_weight_gradient_kernel(self):
-        self.assertEqual(tile("fp8_gemm_1d1d", 4096, 7168, 4096, out="f32",
-                              accumulate=True), (128, 128))
         defines = dict(_configs.choose("fp8_gemm_1d1d", 7168, 4096, 4096, out="f32",
                                        accumulate=True)[0])
         self.assertEqual((defines["OUT"], defines["ACCUMULATE"]), ("f32", "1"))
 
-    def test_bf16_tiles_and_stages(self):
-        self.assertEqual(dict(_configs.choose("bf16_gemm_nt", 8192, 8192, 8192)[0]),
-                         {"BLK_N": "256", "STAGES": "3"})
-        small = dict(_configs.choose("bf16_gemm_nt", 128, 2112, 7168)[0])
-        self.assertEqual(small, {"BLK_N": "64", "STAGES": "8"})
-        self.assertEqual(_configs._bf16_stages(128, 128), 6)
-
-    def test_fewer_sms_choose_again(self):
-        self.assertNotEqual(_configs.choose("fp8_gemm_1d2d", 128, 2112, 7168, num_sms=132),
-                            _configs.choose("fp8_gemm_1d2d", 128, 2112, 7168, num_sms=66))
+    def test_bf16_large_is_rung_6(self):
+        defines = dict(_configs.choose("bf16_gemm_nt", 8192, 8192, 8192)[0])
+        self.assertEqual((defines["BLK_M"], defines["BLK_N"], defines["STAGES"]),
+                         ("128", "256", "3"))
 
     def test_reason_and_print_configs(self):
-        defines, reason = _configs.choose("fp8_gemm_1d2d", 4096, 2112, 7168)
-        self.assertIn("4096", reason)
-        self.assertIn("compute-bound", reason)
+        defines, reason = _configs.choose("fp8_gemm_1d2d", 4096, 4096, 4096)
+        self.assertIn("M=4096 N=4096 K=4096", reason)
+        self.assertIn("bench/results", reason)
         _configs.choose.cache_clear()
         stderr = io.StringIO()
         with environment(TILEC_PRINT_CONFIGS="1"), redirect_stderr(stderr):
             _configs.choose("fp8_gemm_1d2d", 333, 520, 72)
-        self.assertRegex(stderr.getvalue(), r"^tilec: config -D ACCUMULATE=0 "
-                                            r"-D BLK_M=\d+ -D BLK_N=\d+ -D OUT=bf16: "
+        self.assertRegex(stderr.getvalue(), r"tilec: config -D ACCUMULATE=0 "
+                                            r"-D BLK_M=\d+ -D BLK_N=\d+ -D OUT=bf16 "
+                                            r"-D STAGES=\d+: "
                                             r"fp8_gemm_1d2d M=333 N=520 K=72")
+
+    def test_bad_problem_names_the_argument(self):
+        with self.assertRaisesRegex(ValueError, "problem.m must be positive, got 0"):
+            _configs.choose("fp8_gemm_1d2d", 0, 512, 512)
 
     def test_unknown_family(self):
         with self.assertRaises(NotImplementedError):

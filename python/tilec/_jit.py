@@ -134,12 +134,20 @@ _loaded_library = {}
 
 
 def find_compiler_library() -> Optional[str]:
-    """libtilec_compiler.so to load, or None (then the command is used)."""
+    """libtilec_compiler.so to compile with, or None (then the command is
+    used)."""
+    if not os.environ.get("TILEC_COMPILER_LIB") and os.environ.get("TILEC_COMPILER"):
+        return None  # the command was asked for
+    return locate_compiler_library()
+
+
+def locate_compiler_library() -> Optional[str]:
+    """libtilec_compiler.so ($TILEC_COMPILER_LIB, beside the package, or in
+    the build tree), whichever compiles: the kernel configurations always
+    come from it."""
     configured = os.environ.get("TILEC_COMPILER_LIB")
     if configured:
         return configured
-    if os.environ.get("TILEC_COMPILER"):
-        return None  # the command was asked for
     for candidate in (os.path.join(os.path.dirname(__file__), "libtilec_compiler.so"),
                       os.path.join(_REPO_ROOT, "build", "lib", "libtilec_compiler.so")):
         if os.path.isfile(candidate):

@@ -300,6 +300,23 @@ struct ConfigCase {
   int32_t blockM, blockN, stages;
 };
 
+TEST_F(CompilerApi, LargeFp8TilesRunTwoWavesWithMulticast) {
+  tilec_gemm_problem p = gemm(4096, 7168, 16384, nullptr);
+  tilec_kernel_info info;
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &p, 132, nullptr, &info),
+            TILEC_COMPILER_OK)
+      << tilec_compiler_last_error();
+  EXPECT_STREQ(info.params, "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 "
+                            "OUT=bf16 STAGES=3 WAVES=2");
+  EXPECT_EQ(info.threads, 384u); // two consumer warpgroups of 128 rows
+  EXPECT_EQ(info.cluster[0], 2u);
+  // The 1D1D spec has neither param: 128x128.
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d1d", &p, 132, nullptr, &info),
+            TILEC_COMPILER_OK);
+  EXPECT_EQ(info.block_m, 128);
+  EXPECT_EQ(info.cluster[0], 1u);
+}
+
 TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
   const ConfigCase cases[] = {
       // BF16: 128x256 where it fills 132 SMs, else 128x128, else 128x64.
@@ -311,13 +328,14 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       // f32 output: 128x256 leaves too little room for stages.
       {"bf16_gemm_nt", 4096, 4096, 4096, "f32", 128, 128, 5},
       // FP8: 64x32 for small M and N <= 2112, 64x128 for small M, 128x64
-      // for N <= 2112, else 128x128.
+      // for N <= 2112, else (1D2D, bf16 out) 256x128 in two waves with A
+      // multicast, else 128x128.
       {"fp8_gemm_1d2d", 128, 2112, 7168, nullptr, 64, 32, 12},
       {"fp8_gemm_1d2d", 1, 576, 7168, nullptr, 64, 32, 12},
       {"fp8_gemm_1d2d", 128, 7168, 16384, nullptr, 64, 128, 8},
       {"fp8_gemm_1d2d", 1, 4096, 7168, nullptr, 64, 128, 8},
       {"fp8_gemm_1d2d", 4096, 2112, 7168, nullptr, 128, 64, 8},
-      {"fp8_gemm_1d2d", 4096, 4096, 4096, nullptr, 128, 128, 5},
+      {"fp8_gemm_1d2d", 4096, 4096, 4096, nullptr, 256, 128, 3},
       {"fp8_gemm_1d2d", 8192, 8192, 8192, "f32", 128, 128, 5},
       {"fp8_gemm_1d1d", 4096, 7168, 4096, "f32", 128, 128, 4},
   };
@@ -352,7 +370,8 @@ TEST_F(CompilerApi, KernelKeysAreStableHexAndFollowTheParams) {
   EXPECT_EQ(std::strlen(a.key), 64u);
   EXPECT_EQ(std::string(a.key).find_first_not_of("0123456789abcdef"),
             std::string::npos);
-  EXPECT_STREQ(a.params, "ACCUMULATE=0 BLK_M=128 BLK_N=128 OUT=bf16 STAGES=5");
+  EXPECT_STREQ(a.params, "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 "
+                         "OUT=bf16 STAGES=3 WAVES=2");
   // Another shape with the same params shares the kernel and its key.
   tilec_gemm_problem q = gemm(8192, 7168, 2048);
   ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &q, 132, nullptr, &c), 0);
@@ -361,9 +380,11 @@ TEST_F(CompilerApi, KernelKeysAreStableHexAndFollowTheParams) {
   tilec_gemm_problem r = gemm(128, 4096, 4096);
   ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &r, 132, nullptr, &d), 0);
   EXPECT_STRNE(a.key, d.key);
-  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d1d", &p, 132, nullptr, &d), 0);
-  EXPECT_STREQ(a.params, d.params);
-  EXPECT_STRNE(a.key, d.key);
+  tilec_gemm_problem h = gemm(4096, 4096, 4096);
+  ASSERT_EQ(tilec_kernel_config("bf16_gemm_nt", &h, 132, nullptr, &c), 0);
+  ASSERT_EQ(tilec_kernel_config("bf16_gemm_nn", &h, 132, nullptr, &d), 0);
+  EXPECT_STREQ(c.params, d.params);
+  EXPECT_STRNE(c.key, d.key);
 }
 
 TEST_F(CompilerApi, BadProblemsNameTheArgument) {

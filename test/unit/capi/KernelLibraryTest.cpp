@@ -68,11 +68,15 @@ TEST(KernelLibrary, SharedMemoryFollowsTheAllocator) {
   // docs/kernels.md's figures for the FP8 specs at their default stages.
   const KernelFamily *fp8 = findKernelFamily("fp8_gemm_1d2d");
   GemmProblem problem;
-  problem.m = problem.n = problem.k = 4096;
+  // 256 x 4096: too few tiles for 256 x 128, so 128 x 128 at 5 stages.
+  problem.m = 256;
+  problem.n = 4096;
+  problem.k = 4096;
   problem.a = problem.b = vocab::ElementType::E4M3;
   KernelConfig config;
   ASSERT_EQ(chooseConfig(*fp8, problem, 132, "", config), "");
   EXPECT_EQ(config.sharedBytes, 199248);
+  problem.m = problem.n = 4096;
   problem.d = vocab::ElementType::F32;
   ASSERT_EQ(chooseConfig(*fp8, problem, 132, "", config), "");
   EXPECT_EQ(config.sharedBytes, 232016);
