@@ -118,9 +118,9 @@ def launch_overhead(args, gpu, dg):
     if gpu:
         defines, _ = _configs.choose("bf16_gemm_nt", 128, 256, 256,
                                      num_sms=_gemm.get_num_sms())
-        spec = "examples/hopper/06_fastest.tile"
         from tilec import _specs
-        bundle = _cache.get_bundle("06_fastest.tile", _specs.spec_text(spec), defines,
+        spec = _specs.family("bf16_gemm_nt").spec
+        bundle = _cache.get_bundle(os.path.basename(spec), _specs.spec_text(spec), defines,
                                    _cache.device_target(torch.cuda.current_device()))
         try:
             legacy = ctypes_kernel(bundle)

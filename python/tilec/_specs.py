@@ -44,16 +44,11 @@ def _family(name: str, candidates) -> Optional[Family]:
     return None
 
 
-# The library's specs (lib/Kernels) first. Without the BF16 ones, the
-# measured examples stand in for NT and NN: examples/hopper/06 (B [N, K])
-# and 07 (B [K, N]) (bench/results/2026-11-29-hopper-gemm-ladder.md,
-# 2026-12-01-wgmma-majors-scale-d.md), which write bf16 and do not
-# accumulate; TN and TT (A MN-major) then have no kernel.
+# The library's specs (lib/Kernels), the ones the compiler library's
+# configuration tables set params for.
 _CANDIDATES = {
-    "bf16_gemm_nt": [("lib/Kernels/bf16_gemm_nt.tile", "bf16_gemm_nt"),
-                     ("examples/hopper/06_fastest.tile", "hopper_fastest")],
-    "bf16_gemm_nn": [("lib/Kernels/bf16_gemm_nn.tile", "bf16_gemm_nn"),
-                     ("examples/hopper/07_nn_gemm.tile", "hopper_nn_gemm")],
+    "bf16_gemm_nt": [("lib/Kernels/bf16_gemm_nt.tile", "bf16_gemm_nt")],
+    "bf16_gemm_nn": [("lib/Kernels/bf16_gemm_nn.tile", "bf16_gemm_nn")],
     "bf16_gemm_tn": [("lib/Kernels/bf16_gemm_tn.tile", "bf16_gemm_tn")],
     "bf16_gemm_tt": [("lib/Kernels/bf16_gemm_tt.tile", "bf16_gemm_tt")],
     "fp8_gemm_1d2d": [("lib/Kernels/fp8_gemm_1d2d.tile", "fp8_gemm_1d2d")],
