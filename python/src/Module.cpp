@@ -298,6 +298,15 @@ NB_MODULE(_C, m) {
       .def_prop_ro(
           "shared_bytes",
           [](const KernelRef &k) { return k.meta->dynamicSharedBytes; })
+      .def(
+          "set_persistent_limit",
+          [](KernelRef &k, uint32_t ctas) {
+            if (k.kernel)
+              k.kernel->setPersistentLimit(ctas);
+          },
+          "ctas"_a,
+          "At most `ctas` CTAs for a persistent grid (0: every SM), in whole "
+          "clusters: deep_gemm.set_num_sms.")
       .def("launch", &launchValues, "args"_a, "stream"_a = nb::none(),
            "Launches on `stream` (a raw CUstream int; None: torch's current "
            "stream of the tensors' device). Dry kernels only check.")

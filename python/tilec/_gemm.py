@@ -70,7 +70,8 @@ def fast_dispatcher(key):
 
 
 def set_num_sms(num_sms: int) -> None:
-    """The SM count the configs plan for (DeepGEMM's set_num_sms). Known
+    """The SMs tilec's GEMMs use (DeepGEMM's set_num_sms): the configs plan
+    for them and the persistent grids launch at most that many CTAs. Known
     plans are dropped so that the next calls choose again."""
     global _num_sms_override
     if not isinstance(num_sms, int) or num_sms <= 0:
@@ -395,6 +396,8 @@ def _launch(plan: Plan, key: tuple) -> None:
                                  out=plan.out, accumulate=plan.accumulate,
                                  num_sms=get_num_sms(device))
     kernel = _cache.get_kernel(plan.family, defines, device)
+    # set_num_sms bounds the persistent grid too, so those SMs stay free.
+    kernel.set_persistent_limit(_num_sms_override or 0)
     inputs = tuple(inputs)
     target = dispatcher(key, len(inputs))
     target.add(inputs, kernel, plan.arg_map)

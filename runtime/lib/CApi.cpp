@@ -242,6 +242,15 @@ tilec_status tilec_launch(tilec_kernel *kernel, const tilec_arg *args,
       unwrap(kernel)->launch(converted.data(), converted.size(), stream));
 }
 
+tilec_status tilec_kernel_set_persistent_limit(tilec_kernel *kernel,
+                                               uint32_t ctas) {
+  if (!kernel)
+    return invalidValue(
+        "tilec_kernel_set_persistent_limit: kernel must not be null");
+  unwrap(kernel)->setPersistentLimit(ctas);
+  return TILEC_SUCCESS;
+}
+
 tilec_status tilec_device_alloc(size_t bytes, uint64_t *device_ptr) {
   if (!device_ptr)
     return invalidValue("tilec_device_alloc: device_ptr must not be null");

@@ -421,6 +421,8 @@ struct Kernel::State {
   bool attributesSet = false;
   /// CTAs of a persistent grid: the SMs that can hold a cluster at once.
   uint32_t persistentCtas = 0;
+  /// setPersistentLimit's bound (0: none).
+  uint32_t persistentLimit = 0;
   LruCache<TensorMapRequest::Key, EncodedTensorMap, TensorMapKeyHash> maps{
       kTensorMapCacheEntries};
 };
@@ -437,6 +439,20 @@ Error Kernel::check(const Arg *args, size_t count) const {
   return buildLaunchPlan(meta, args, count, 0, plan);
 }
 
+/// `ctas` bounded by `limit` (0: none), in whole clusters of `clusterSize`,
+/// at least one.
+static uint32_t limitedCtas(uint32_t ctas, uint32_t limit,
+                            uint32_t clusterSize) {
+  if (limit == 0 || limit >= ctas)
+    return ctas;
+  return std::max(clusterSize, limit / clusterSize * clusterSize);
+}
+
+void Kernel::setPersistentLimit(uint32_t ctas) {
+  std::lock_guard<std::mutex> lock(state->mutex);
+  state->persistentLimit = ctas;
+}
+
 Error Kernel::computeGrid(const Arg *args, size_t count,
                           uint32_t grid[3]) const {
   // The grid launch uses: once prepared, only the clusters that fit at once.
@@ -445,6 +461,8 @@ Error Kernel::computeGrid(const Arg *args, size_t count,
     std::lock_guard<std::mutex> lock(state->mutex);
     if (state->attributesSet)
       ctas = state->persistentCtas;
+    ctas = limitedCtas(ctas, state->persistentLimit,
+                       meta.cluster[0] * meta.cluster[1] * meta.cluster[2]);
   }
   LaunchPlan plan;
   Error error = buildLaunchPlan(meta, args, count, ctas, plan);
@@ -520,7 +538,9 @@ Error Kernel::launch(const Arg *args, size_t count, void *stream) {
     std::lock_guard<std::mutex> lock(state->mutex);
     if (Error error = prepare(owner.smCount))
       return error;
-    persistentCtas = state->persistentCtas;
+    persistentCtas =
+        limitedCtas(state->persistentCtas, state->persistentLimit,
+                    meta.cluster[0] * meta.cluster[1] * meta.cluster[2]);
   }
   LaunchPlan plan;
   if (Error error = buildLaunchPlan(meta, args, count, persistentCtas, plan))

@@ -111,6 +111,12 @@ public:
   /// The grid this launch would use, for tests and logs.
   Error computeGrid(const Arg *args, size_t count, uint32_t grid[3]) const;
 
+  /// At most \p ctas CTAs for a persistent grid (0: no limit, every SM that
+  /// can hold the kernel), rounded down to whole clusters and at least one
+  /// cluster: DeepGEMM's set_num_sms, which leaves SMs to other work.
+  /// Fixed grids are not affected.
+  void setPersistentLimit(uint32_t ctas);
+
 private:
   friend class Module;
   struct State;

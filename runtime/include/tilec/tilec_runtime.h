@@ -142,6 +142,10 @@ TILEC_API tilec_status tilec_check(const tilec_kernel *kernel,
 /** Checks the arguments and launches on \p stream (a CUstream or NULL). */
 TILEC_API tilec_status tilec_launch(tilec_kernel *kernel, const tilec_arg *args,
                                     size_t nargs, void *stream);
+/** At most \p ctas CTAs for \p kernel's persistent grid (0: no limit),
+ *  rounded down to whole clusters, at least one; fixed grids ignore it. */
+TILEC_API tilec_status tilec_kernel_set_persistent_limit(tilec_kernel *kernel,
+                                                         uint32_t ctas);
 
 /* Device memory helpers for tests and small apps (the driver loaded by the
  * runtime, in the same context a module would use). */

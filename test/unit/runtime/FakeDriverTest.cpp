@@ -239,6 +239,27 @@ TEST_F(FakeDriver, PersistentGridHoldsOnlyClustersThatFitAtOnce) {
   EXPECT_EQ(fake().launches[0].grid[0], 120u); // 60 clusters of 2
 }
 
+// DeepGEMM's set_num_sms: a persistent grid bounded below the SMs, in whole
+// clusters (the sample GEMM has clusters of 2), at least one; 0 lifts it.
+TEST_F(FakeDriver, PersistentLimitBoundsTheGridInWholeClusters) {
+  rt::Error error;
+  auto module = rt::Module::load(test::makeSampleBundle(), error);
+  ASSERT_TRUE(module) << error.message;
+  rt::Kernel *gemm = module->kernel("gemm", error);
+  ASSERT_TRUE(gemm) << error.message;
+  std::vector<Arg> args = gemmArgs();
+  for (uint32_t limit : {101u, 1u, 0u}) {
+    gemm->setPersistentLimit(limit);
+    ASSERT_FALSE(gemm->launch(args.data(), args.size()));
+    uint32_t grid[3];
+    ASSERT_FALSE(gemm->computeGrid(args.data(), args.size(), grid));
+    std::lock_guard<std::mutex> lock(fake().mutex);
+    uint32_t expected = limit == 101 ? 100 : limit == 1 ? 2 : 132;
+    EXPECT_EQ(fake().launches.back().grid[0], expected) << limit;
+    EXPECT_EQ(grid[0], expected) << limit;
+  }
+}
+
 TEST_F(FakeDriver, LargeClustersAreOptedIn) {
   bundle::Bundle big = test::makeSampleBundle();
   big.kernels[0].cluster = {16, 1, 1};
