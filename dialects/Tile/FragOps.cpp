@@ -146,6 +146,16 @@ static bool isSupportedCast(Type from, Type to) {
   return from.isF32() && isa<Float8E4M3FNType, Float8E5M2Type>(to);
 }
 
+LogicalResult FragIndexOp::verify() {
+  auto type = cast<FragType>(getType());
+  if (type.getBroadcast() == FragBroadcast::none ||
+      !type.getElementType().isF32())
+    return emitOpError("gives a rows or cols fragment of f32 (each row's or "
+                       "column's index), got ")
+           << type;
+  return success();
+}
+
 LogicalResult FragCastOp::verify() {
   auto in = cast<FragType>(getSource().getType());
   auto out = cast<FragType>(getType());

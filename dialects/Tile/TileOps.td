@@ -544,6 +544,20 @@ def Tile_FragZeroOp : Tile_Op<"frag.zero", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+def Tile_FragIndexOp : Tile_Op<"frag.index", [Pure]> {
+  let summary = "each row's or each column's index within the tile";
+  let description = [{
+    A broadcast fragment whose element is its row index (`rows`) or column
+    index (`cols`) in the tile, as an f32: compared with a scalar it picks
+    per row or column, e.g. which of two 128-column scale blocks a column
+    of an FP8 tile lies in.
+    `%c = tile.frag.index : !tile.frag<64x192xf32, wgmma_acc, cols>`
+  }];
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_FragCastOp : Tile_Op<"frag.cast", [Pure]> {
   let summary = "convert every element of a fragment to another type";
   let description = [{

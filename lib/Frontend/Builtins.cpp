@@ -40,6 +40,7 @@ llvm::ArrayRef<Builtin> tilec::frontend::getBuiltins() {
       {"pipeline", Kind::Expression, true, &Emitter::emitPipeline},
       {"zeros", Kind::Expression, true, &Emitter::emitZeros},
       {"undef", Kind::Expression, true, &Emitter::emitZeros},
+      {"index", Kind::Expression, true, &Emitter::emitZeros},
       {"tmem_load", Kind::Expression, true, &Emitter::emitTmemLoad},
       {"load", Kind::Expression, true, &Emitter::emitLoad},
       // Fragment math.

@@ -62,9 +62,11 @@ static const llvm::StringRef kFragBroadcasts[] = {"rows", "cols"};
 
 Val Emitter::emitZeros(const CallExpr &call) {
   // `undef(...)` takes the same arguments: the input of a gemm_async that
-  // overwrites its accumulator (accumulate = false or a predicate).
+  // overwrites its accumulator (accumulate = false or a predicate); so does
+  // `index(...)`, a rows or cols fragment of row or column indices.
   auto *callee = llvm::cast<NameExpr>(call.callee.get());
   bool undef = callee->name == "undef";
+  bool index = callee->name == "index";
   SmallVector<const Expr *> args;
   if (!bindArgs(call, callee->name,
                 {{"type", true}, {"layout", true}, {"broadcast", false}}, args))
@@ -131,6 +133,8 @@ Val Emitter::emitZeros(const CallExpr &call) {
     return Val::error();
   if (undef)
     return Val::of(tile::FragUndefOp::create(builder, l, type));
+  if (index)
+    return Val::of(tile::FragIndexOp::create(builder, l, type));
   return Val::of(tile::FragZeroOp::create(builder, l, type));
 }
 

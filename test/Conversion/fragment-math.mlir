@@ -150,3 +150,25 @@ tile.kernel @fp8_store(%n: i32) attributes {target = #tile.target<sm_90a>, warpg
     scf.yield %a, %c : !tile.frag<64x16xf32, wgmma_acc>, !tile.frag<64x16xf32, wgmma_acc, cols>
   }
 }
+
+// -----
+
+// Row and column indices: the thread's offset (cols: 2 (t % 4); rows:
+// 16 (t / 32) + (t % 32) / 4) plus thread 0's line of each register
+// (cols 0, 1, 8, 9; rows 0, 8), converted to f32.
+// CHECK-LABEL: llvm.func @indices(
+// CHECK: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK: %[[COL1:.*]] = arith.addi %[[COLS:.*]], %[[C1]] : i32
+// CHECK: arith.uitofp %[[COL1]] : i32 to f32
+// CHECK: %[[C8:.*]] = arith.constant 8 : i32
+// CHECK: %[[COL8:.*]] = arith.addi %[[COLS]], %[[C8]] : i32
+// CHECK: arith.uitofp %[[COL8]] : i32 to f32
+// CHECK: %[[C9:.*]] = arith.constant 9 : i32
+// CHECK: arith.addi %[[COLS]], %[[C9]] : i32
+// CHECK: %[[R8:.*]] = arith.constant 8 : i32
+// CHECK: %[[ROW8:.*]] = arith.addi %{{.*}}, %[[R8]] : i32
+// CHECK: arith.uitofp %[[ROW8]] : i32 to f32
+tile.kernel @indices() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = tile.frag.index : !tile.frag<64x16xf32, wgmma_acc, cols>
+  %r = tile.frag.index : !tile.frag<64x16xf32, wgmma_acc, rows>
+}

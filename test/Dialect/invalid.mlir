@@ -1473,3 +1473,10 @@ tile.kernel @store_global_unsettled(%D: !tile.global<?x?xf32>) attributes {targe
   // expected-error @below {{'tile.frag.store_global' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait (pending 0) first}}
   tile.frag.store_global %r, %D[%c0, %c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.global<?x?xf32>
 }
+
+// -----
+
+tile.kernel @frag_index_full() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.frag.index' op gives a rows or cols fragment of f32 (each row's or column's index), got '!tile.frag<64x64xf32, wgmma_acc>'}}
+  %i = tile.frag.index : !tile.frag<64x64xf32, wgmma_acc>
+}

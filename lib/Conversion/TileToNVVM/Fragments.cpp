@@ -1,6 +1,7 @@
 //===- Fragments.cpp - register fragments: zero, cast, store ------------===//
 
 #include "lib/Conversion/TileToNVVM/Common.h"
+#include "lib/Support/FragmentLayout.h"
 #include "lib/Transforms/LayoutUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,6 +22,33 @@ LogicalResult lowerFragZero(FragZeroOp op, FragZeroOp::Adaptor,
                                          rewriter.getZeroAttr(elem));
   replaceWithFragment(rewriter, op,
                       SmallVector<Value>(frag.getElementsPerThread(), zero));
+  return success();
+}
+
+/// Each register's row (rows) or column (cols) in the tile: the thread's
+/// offset (fragmentThreadCoord) plus thread 0's line of that register
+/// (lib/Support's fragment map), as f32.
+LogicalResult lowerFragIndex(FragIndexOp op, FragIndexOp::Adaptor,
+                             ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  auto frag = cast<FragType>(op.getType());
+  Value tid =
+      arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127));
+  auto [rowOffset, colOffset] =
+      fragmentThreadCoord(b, loc, frag.getLayout(), tid);
+  bool rows = frag.getBroadcast() == FragBroadcast::rows;
+  tilec::FragmentShape shape = frag.getSupportShape();
+  SmallVector<Value> values;
+  for (int64_t reg = 0; reg < frag.getElementsPerThread(); ++reg) {
+    tilec::TileCoord coord = tilec::fragmentMemoryCoord(
+        shape, frag.getSupportBroadcast(), 0, static_cast<uint32_t>(reg));
+    Value line = arith::AddIOp::create(
+        b, loc, rows ? rowOffset : colOffset, i32Const(b, loc, coord.Col));
+    values.push_back(
+        arith::UIToFPOp::create(b, loc, b.getF32Type(), line).getResult());
+  }
+  replaceWithFragment(rewriter, op, values);
   return success();
 }
 
@@ -250,6 +278,7 @@ LogicalResult lowerFragStore(FragStoreOp op, OneToNAdaptor<FragStoreOp> adaptor,
 void mlir::tile::populateTileFragmentsToNVVMPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<OpLowering<FragZeroOp, lowerFragZero>,
+               OpLowering<FragIndexOp, lowerFragIndex>,
                OpLowering<FragCastOp, lowerFragCast>,
                OpLowering<FragStoreOp, lowerFragStore>>(converter);
 }
