@@ -41,7 +41,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "runtime",
                                 "python"))
 import tilec_runtime as tr  # noqa: E402
-from gemm_bench import DEEPGEMM_NK, rel_error, time_fn  # noqa: E402
+from gemm_bench import (DEEPGEMM_NK, append_markdown, rel_error,  # noqa: E402
+                        time_fn)
 
 ACTS = {
     "none": lambda x: x,
@@ -176,9 +177,7 @@ def main():
                 f"{cost} |")
             print(timing[-1], flush=True)
     print("\n".join(lines + timing))
-    if args.markdown:
-        with open(args.markdown, "a") as f:
-            f.write("\n".join(lines + timing) + "\n")
+    append_markdown(args.markdown, lines + timing)
     return 0 if ok else 1
 
 

@@ -33,17 +33,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "runtime",
                                 "python"))
 import tilec_runtime as tr  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(__file__))
+from gemm_bench import append_markdown, rel_error  # noqa: E402
+
 # (M, N, K): whole tiles, then partial tiles along M and N (N even and a
 # multiple of 4: the kernel's pairs and colscale's bulk copy need it).
 SHAPES = [(256, 512, 256), (200, 264, 136), (333, 520, 72), (130, 132, 64),
           (1000, 3000, 4160), (4096, 4096, 4096)]
 PAD = 24  # extra columns of the buffers D and R are views into
 TOLERANCE = 1e-2  # relative error of a bf16 output
-
-
-def rel_error(d, ref):
-    diff = (d.float() - ref).norm().item()
-    return diff / max(ref.norm().item(), 1e-30)
 
 
 def run(kernel, m, n, k, gen):
@@ -114,9 +112,7 @@ def main():
     print(lines[-1], flush=True)
 
     print("all checks passed" if ok else "SOME CHECKS FAILED", flush=True)
-    if args.markdown:
-        with open(args.markdown, "a") as f:
-            f.write("\n".join(lines) + "\n")
+    append_markdown(args.markdown, lines)
     return 0 if ok else 1
 
 

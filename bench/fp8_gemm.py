@@ -359,9 +359,7 @@ def main():
     passed = run_checks(bundles, shape_list(args.check_shapes), dg, gen, lines)
     flush = gb.l2_flush_buffer() if args.flush_l2 else None
     run_timing(bundles, shape_list(args.time_shapes), dg, passed, flush, gen, lines)
-    if args.markdown:
-        with open(args.markdown, "a") as f:
-            f.write("\n".join(lines) + "\n")
+    gb.append_markdown(args.markdown, lines)
     ok = all(passed.values())
     print("all checks passed" if ok else "SOME CHECKS FAILED", flush=True)
     return 0 if ok else 1

@@ -21,9 +21,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "runtime",
                                 "python"))
 import tilec_runtime as tr  # noqa: E402
 
-
-def rel_error(d, ref):
-    return ((d.float() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+sys.path.insert(0, os.path.dirname(__file__))
+from gemm_bench import append_markdown, rel_error  # noqa: E402
 
 
 def gelu_tanh(x):
@@ -114,9 +113,7 @@ def main():
         report("epilogue_f32", m, n, k, "e5m2", rel_error(e, acc),
                torch.isnan(e.float()).sum().item(), 0.15)
     print("\n".join(rows))
-    if args.markdown:
-        with open(args.markdown, "a") as f:
-            f.write("\n".join(rows) + "\n")
+    append_markdown(args.markdown, rows)
 
 
 if __name__ == "__main__":

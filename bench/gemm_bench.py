@@ -130,6 +130,13 @@ def time_fn_graph(fn, calls=20, reps=5):
     return statistics.median(samples)
 
 
+def append_markdown(path, lines):
+    """Appends `lines` to the Markdown file `path`, when one is given."""
+    if path:
+        with open(path, "a") as f:
+            f.write("\n".join(lines) + "\n")
+
+
 def time_fn(fn, reps=5, min_ms=200.0):
     """Median milliseconds per call: events around batches of calls."""
     fn()
@@ -231,9 +238,7 @@ def main():
                        f"| {tf / tf_cublas:.2f} |")
                 print(row, flush=True)
                 lines.append(row)
-    if args.markdown:
-        with open(args.markdown, "a") as f:
-            f.write("\n".join(lines) + "\n")
+    append_markdown(args.markdown, lines)
     print("\n".join(lines))
     return 0 if all(worst.values()) else 1
 

@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "runtime",
                                 "python"))
 import tilec_runtime as tr  # noqa: E402
-from gemm_bench import rel_error  # noqa: E402
+from gemm_bench import append_markdown, rel_error  # noqa: E402
 
 TOLERANCE = 1e-2
 BLK_M = 128
@@ -101,9 +101,7 @@ def main():
         report("masked_gemm", f"{max_m}x{n}x{k} masked {masked_m}",
                check_masked(masked, max_m, n, k, masked_m, gen))
     print("all checks passed" if ok else "SOME CHECKS FAILED", flush=True)
-    if args.markdown:
-        with open(args.markdown, "a") as f:
-            f.write("\n".join(lines) + "\n")
+    append_markdown(args.markdown, lines)
     return 0 if ok else 1
 
 

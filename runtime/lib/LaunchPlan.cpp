@@ -306,8 +306,7 @@ Error computeGrid(const bundle::Kernel &kernel, const Arg *args,
       grid = {0, 0, 0};
       return Error();
     }
-    uint32_t clusterSize =
-        kernel.cluster[0] * kernel.cluster[1] * kernel.cluster[2];
+    uint32_t clusterSize = kernel.clusterSize();
     uint32_t clusters = smCount / clusterSize;
     if (clusters == 0)
       return Error::make(Status::InvalidArgument,

@@ -461,8 +461,7 @@ Error Kernel::computeGrid(const Arg *args, size_t count,
     std::lock_guard<std::mutex> lock(state->mutex);
     if (state->attributesSet)
       ctas = state->persistentCtas;
-    ctas = limitedCtas(ctas, state->persistentLimit,
-                       meta.cluster[0] * meta.cluster[1] * meta.cluster[2]);
+    ctas = limitedCtas(ctas, state->persistentLimit, meta.clusterSize());
   }
   LaunchPlan plan;
   Error error = buildLaunchPlan(meta, args, count, ctas, plan);
@@ -486,7 +485,7 @@ Error Kernel::prepare(uint32_t smCount) {
       "kernel '" + meta.name +
           "': cannot raise the dynamic shared memory limit to " +
           std::to_string(meta.dynamicSharedBytes) + " bytes");
-  uint32_t clusterSize = meta.cluster[0] * meta.cluster[1] * meta.cluster[2];
+  uint32_t clusterSize = meta.clusterSize();
   // Clusters above 8 CTAs are "non-portable" and must be opted into.
   if (clusterSize > 8)
     TILEC_RETURN_IF_DRIVER_ERROR(
@@ -538,9 +537,8 @@ Error Kernel::launch(const Arg *args, size_t count, void *stream) {
     std::lock_guard<std::mutex> lock(state->mutex);
     if (Error error = prepare(owner.smCount))
       return error;
-    persistentCtas =
-        limitedCtas(state->persistentCtas, state->persistentLimit,
-                    meta.cluster[0] * meta.cluster[1] * meta.cluster[2]);
+    persistentCtas = limitedCtas(state->persistentCtas, state->persistentLimit,
+                                 meta.clusterSize());
   }
   LaunchPlan plan;
   if (Error error = buildLaunchPlan(meta, args, count, persistentCtas, plan))
@@ -609,7 +607,7 @@ Error Kernel::launch(const Arg *args, size_t count, void *stream) {
   config.sharedMemBytes = meta.dynamicSharedBytes;
   config.hStream = static_cast<CUstream>(stream);
   CUlaunchAttribute cluster = {};
-  if (meta.cluster[0] * meta.cluster[1] * meta.cluster[2] > 1) {
+  if (meta.clusterSize() > 1) {
     cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     cluster.value.clusterDim.x = meta.cluster[0];
     cluster.value.clusterDim.y = meta.cluster[1];

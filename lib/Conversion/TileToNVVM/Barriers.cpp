@@ -70,34 +70,28 @@ LogicalResult lowerArrive(BarrierArriveOp op, BarrierArriveOp::Adaptor adaptor,
   // and the arrivals here publish no data of their own.
   auto scope = NVVM::MemScopeKind::CTA;
   Value pred = adaptor.getPred();
-  bool remote = cast<BarrierType>(op.getBarrier().getType()).getRemote();
-  if (pred && remote) {
-    // Inline PTX: LLVM 22's mbarrier.arrive.expect_tx takes no predicate
-    // with a shared::cluster pointer (and its generic form would read the
-    // peer's address as a generic one).
-    Value bytes = i32Const(rewriter, loc, op.getExpectTx().value_or(0));
+  // mbarrier.arrive.expect_tx is the NVVM op that takes a predicate; with 0
+  // bytes it is a plain arrive.
+  auto bytes = [&] {
+    return i32Const(rewriter, loc, op.getExpectTx().value_or(0));
+  };
+  if (!pred && !op.getExpectTx()) {
+    NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), bar, Value(), scope,
+                                   /*relaxed=*/false);
+  } else if (pred && cast<BarrierType>(op.getBarrier().getType()).getRemote()) {
+    // Inline PTX: LLVM 22's op takes no predicate with a shared::cluster
+    // pointer (and its generic form would read the peer's address as a
+    // generic one).
     Value flag =
         arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(), pred);
     inlinePtx(
-        rewriter, loc, {}, {sharedAddress(rewriter, loc, bar), bytes, flag},
+        rewriter, loc, {}, {sharedAddress(rewriter, loc, bar), bytes(), flag},
         "{\n.reg .pred p;\nsetp.ne.b32 p, $2, 0;\n"
         "@p mbarrier.arrive.expect_tx.shared::cluster.b64 _, [$0], $1;\n}",
         "r,r,r");
-  } else if (pred) {
-    // A predicated arrive: mbarrier.arrive.expect_tx is the NVVM op that
-    // takes a predicate, and with 0 bytes it is a plain arrive.
-    NVVM::MBarrierArriveExpectTxOp::create(
-        rewriter, loc, Type(), bar,
-        i32Const(rewriter, loc, op.getExpectTx().value_or(0)), scope,
-        /*relaxed=*/false, pred);
-  } else if (auto tx = op.getExpectTx()) {
-    auto arrive = NVVM::MBarrierArriveExpectTxOp::create(
-        rewriter, loc, Type(), bar, i32Const(rewriter, loc, *tx), scope,
-        /*relaxed=*/false, Value());
-    (void)arrive;
   } else {
-    NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), bar, Value(), scope,
-                                   /*relaxed=*/false);
+    NVVM::MBarrierArriveExpectTxOp::create(rewriter, loc, Type(), bar, bytes(),
+                                           scope, /*relaxed=*/false, pred);
   }
   rewriter.eraseOp(op);
   return success();

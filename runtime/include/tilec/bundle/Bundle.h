@@ -169,6 +169,8 @@ struct Kernel {
 
   /// Index of the argument named \p argName, or -1.
   int findArg(std::string_view argName) const;
+  /// CTAs in one cluster.
+  uint32_t clusterSize() const { return cluster[0] * cluster[1] * cluster[2]; }
 };
 
 /// A compiled module: metadata plus the code. `version` is the metadata
