@@ -8,6 +8,7 @@
 
 #include "Dispatcher.h"
 #include "Extension.h"
+#include "TorchDirect.h"
 #include "TorchTensor.h"
 
 #include <nanobind/stl/pair.h>
@@ -237,7 +238,8 @@ NB_MODULE(_C, m) {
 
   m.def(
       "configure_torch",
-      [](nb::list tensorTypes, nb::dict dtypes, nb::handle currentStream) {
+      [](nb::list tensorTypes, nb::dict dtypes, nb::handle currentStream,
+         nb::handle directApi) {
         std::vector<PyObject *> types;
         for (nb::handle type : tensorTypes)
           types.push_back(type.ptr());
@@ -250,12 +252,34 @@ NB_MODULE(_C, m) {
                     .c_str());
           table.emplace_back(torchDtype.ptr(), *parsed);
         }
+        const direct::Api *api = nullptr;
+        if (!directApi.is_none()) {
+          api = static_cast<const direct::Api *>(
+              PyCapsule_GetPointer(directApi.ptr(), direct::kCapsuleName));
+          if (!api)
+            throw nb::python_error();
+          if (api->version != direct::kApiVersion)
+            throw nb::value_error(("tilec._torch_direct speaks version " +
+                                   std::to_string(api->version) +
+                                   " of the reader's interface, "
+                                   "tilec._C version " +
+                                   std::to_string(direct::kApiVersion) +
+                                   ": rebuild the package")
+                                      .c_str());
+        }
         TorchBridge::get().configure(std::move(types), std::move(table),
-                                     currentStream.ptr());
+                                     currentStream.ptr(), api);
       },
       "tensor_types"_a, "dtypes"_a, "current_stream"_a,
+      "direct_api"_a = nb::none(),
       "Hands over [torch.Tensor, torch.nn.Parameter], {torch dtype: tilec "
-      "dtype name} and callable(device) -> raw CUDA stream (once).");
+      "dtype name} and callable(device) -> raw CUDA stream (once); "
+      "direct_api: tilec._torch_direct.api, to read tensors through torch's "
+      "headers (only for the torch it was built for), or None.");
+  m.def(
+      "reads_tensors_directly",
+      []() { return TorchBridge::get().readsDirectly(); },
+      "Whether the launch path reads tensors through torch's headers.");
 
   m.def(
       "tensor_info",

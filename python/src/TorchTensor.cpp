@@ -8,6 +8,8 @@
 
 #include "TorchTensor.h"
 
+#include "TorchDirect.h"
+
 #include <algorithm>
 
 namespace tilec::python {
@@ -72,7 +74,7 @@ TorchBridge &TorchBridge::get() {
 void TorchBridge::configure(
     std::vector<PyObject *> newTensorTypes,
     std::vector<std::pair<PyObject *, bundle::DType>> newDtypes,
-    PyObject *currentStream) {
+    PyObject *currentStream, const direct::Api *directApi) {
   // Kept for the life of the process, like the torch module they belong to.
   for (PyObject *type : newTensorTypes)
     Py_XINCREF(type);
@@ -82,6 +84,15 @@ void TorchBridge::configure(
   tensorTypes = std::move(newTensorTypes);
   dtypes = std::move(newDtypes);
   streamFunction = currentStream;
+  scalarTypes.fill(0);
+  direct = directApi;
+  if (!direct)
+    return;
+  for (const auto &entry : dtypes) {
+    int scalarType = direct->scalarTypeOf(entry.first);
+    if (scalarType >= 0 && scalarType < int(scalarTypes.size()))
+      scalarTypes[scalarType] = static_cast<uint8_t>(entry.second) + 1;
+  }
 }
 
 bool TorchBridge::dtypeOf(PyObject *torchDtype, bundle::DType &dtype) const {
@@ -98,6 +109,8 @@ bool TorchBridge::read(PyObject *object, TensorInfo &info) const {
   if (std::find(tensorTypes.begin(), tensorTypes.end(), type) ==
       tensorTypes.end())
     return false;
+  if (direct && direct->read(object, scalarTypes, info))
+    return true;
   const Names &name = names();
   bool ok = false;
   {

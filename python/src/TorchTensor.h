@@ -3,7 +3,10 @@
 //
 // The extension reads a torch tensor's address, dtype, device, sizes and
 // strides with a handful of Python C API calls, without linking torch (so
-// the wheel does not depend on one torch version's C++ ABI). Python hands
+// the wheel does not depend on one torch version's C++ ABI); when the
+// extension was built with the headers of the torch that runs it, the
+// direct reader of TorchDirect.cpp comes first (TorchBridge::configure's
+// `direct`). Python hands
 // over torch's tensor type, its dtype objects and the function that returns
 // the current CUDA stream once, at import (tilec/_runtime.py).
 //
@@ -16,11 +19,16 @@
 
 #include <Python.h>
 
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 namespace tilec::python {
+
+namespace direct {
+struct Api;
+} // namespace direct
 
 /// What a launch needs of one tensor.
 struct TensorInfo {
@@ -48,10 +56,14 @@ public:
   /// torch.nn.Parameter: subclasses such as fake tensors take Python's
   /// path), \p dtypes pairs torch dtype objects with tilec dtypes,
   /// \p currentStream is callable(device index) -> CUstream as an int
-  /// (torch._C._cuda_getCurrentRawStream). Takes references.
+  /// (torch._C._cuda_getCurrentRawStream). Takes references. \p direct
+  /// is tilec._torch_direct's reader (the caller has checked that the
+  /// torch imported is the one it was built for); null: Python attributes.
   void configure(std::vector<PyObject *> tensorTypes,
                  std::vector<std::pair<PyObject *, bundle::DType>> dtypes,
-                 PyObject *currentStream);
+                 PyObject *currentStream, const direct::Api *direct);
+  /// Whether tensors are read through torch's headers (TorchDirect.cpp).
+  bool readsDirectly() const { return direct != nullptr; }
   bool configured() const { return !tensorTypes.empty(); }
 
   /// Fills \p info from \p object. False, with no Python error left set,
@@ -70,6 +82,9 @@ private:
   std::vector<PyObject *> tensorTypes;
   std::vector<std::pair<PyObject *, bundle::DType>> dtypes;
   PyObject *streamFunction = nullptr;
+  const direct::Api *direct = nullptr;
+  /// tilec dtype + 1 per c10::ScalarType value, for the direct reader.
+  std::array<uint8_t, 64> scalarTypes = {};
 };
 
 } // namespace tilec::python

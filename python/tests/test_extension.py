@@ -3,6 +3,7 @@ bridge and the dispatcher's plans. ctest runs it with TILEC_CUDA_DRIVER
 pointing at a missing file, so the driver tests mean the same everywhere.
 """
 
+import importlib.util
 import os
 import unittest
 
@@ -72,6 +73,34 @@ class ExtensionTest(CacheDirTest):
         for unread in (3, "x", torch.empty(2, dtype=torch.complex64),
                        torch.empty([1] * 9), x.as_subclass(Sub)):
             self.assertIsNone(self.C.tensor_info(unread), repr(type(unread)))
+
+    def test_direct_reader_matches_attribute_reader(self):
+        from tilec import _runtime
+        built = importlib.util.find_spec("tilec._torch_direct") is not None
+        self.assertEqual(self.C.reads_tensors_directly(),
+                         built and os.environ.get("TILEC_TORCH_DIRECT", "1") != "0")
+        if built:
+            from tilec import _torch_direct
+            self.assertEqual(_torch_direct.torch_version, torch.__version__)
+        base = torch.arange(2 * 3 * 40, dtype=torch.float32).reshape(2, 3, 40)
+        tensors = [base, base[1], base[:, 1:, 8:24], base.transpose(0, 2),
+                   base.bfloat16()[0, :, ::2], torch.empty(0, 5, dtype=torch.float16),
+                   torch.tensor(3.0), torch.empty([1] * 8, dtype=torch.int32),
+                   torch.empty(16, dtype=torch.float8_e4m3fn)[4:],
+                   torch.nn.Parameter(base[0]), base.expand(4, 2, 3, 40)[:, 1],
+                   torch.empty(2, 3, device="meta"),
+                   torch.empty(2, dtype=torch.complex64), torch.empty([1] * 9)]
+        try:
+            direct = [self.C.tensor_info(t) for t in tensors]
+            _runtime.configure_torch(attribute_reader=True)
+            self.assertFalse(self.C.reads_tensors_directly())
+            attributes = [self.C.tensor_info(t) for t in tensors]
+        finally:
+            _runtime.configure_torch()
+        for t, one, other in zip(tensors, direct, attributes):
+            self.assertEqual(one, other, f"{t.dtype} {tuple(t.shape)} {t.stride()}")
+        self.assertEqual(direct[2][0], base[:, 1:, 8:24].data_ptr())
+        self.assertIsNone(direct[-1])
 
     def test_dry_kernel_checks_name_the_argument(self):
         kernel = self.C.Bundle(self.bundle).kernel()

@@ -9,6 +9,7 @@ every launch run the runtime's CPU checks only, on tensors of any device:
 the CPU tests and the CPU microbenchmark use it (docs/python.md).
 """
 
+import os
 import threading
 from typing import Optional
 
@@ -29,7 +30,7 @@ _TORCH_DTYPES = {
 }
 
 _lock = threading.Lock()
-_configured = False
+_configured = None  # None, "default" or "attributes"
 _dry_run = False
 
 
@@ -41,20 +42,41 @@ def _current_stream_function(torch):
     return lambda device: torch.cuda.current_stream(device).cuda_stream
 
 
-def configure_torch() -> None:
-    """Hands torch's tensor type, dtypes and stream function to tilec._C."""
+def configure_torch(attribute_reader: bool = False) -> None:
+    """Hands torch's tensor type, dtypes, stream function and, where it can
+    serve, tilec._torch_direct's reader to tilec._C. attribute_reader=True
+    reads tensors through Python attributes even so (the tests compare the
+    two readers)."""
     global _configured
-    if _configured:
+    wanted = "attributes" if attribute_reader else "default"
+    if _configured == wanted:
         return
     import torch
     with _lock:
-        if _configured:
+        if _configured == wanted:
             return
         dtypes = {getattr(torch, name): tilec for name, tilec in
                   _TORCH_DTYPES.items() if hasattr(torch, name)}
         _C.configure_torch([torch.Tensor, torch.nn.Parameter], dtypes,
-                           _current_stream_function(torch))
-        _configured = True
+                           _current_stream_function(torch),
+                           direct_api=None if attribute_reader else _direct_reader(torch))
+        _configured = wanted
+
+
+def _direct_reader(torch):
+    """tilec._torch_direct's reader (tensors read through torch's headers,
+    -2.2 us per GEMM call) when the package has it and was built for this
+    very torch (another one's C++ layout may differ), and not under
+    TILEC_TORCH_DIRECT=0; else None (Python attribute reads)."""
+    if os.environ.get("TILEC_TORCH_DIRECT", "1") == "0":
+        return None
+    try:
+        from . import _torch_direct
+    except ImportError:
+        return None
+    if _torch_direct.torch_version != torch.__version__:
+        return None
+    return _torch_direct.api
 
 
 def set_dry_run(enabled: bool) -> None:

@@ -462,7 +462,11 @@ Error buildLaunchPlan(const bundle::Kernel &kernel, const Arg *args,
                           std::to_string(bundle::kMaxRank));
   }
 
-  std::vector<TensorUse> uses(count);
+  // On the stack for the usual few arguments: this runs on every launch.
+  constexpr size_t kInlineArgs = 16;
+  TensorUse inlineUses[kInlineArgs];
+  std::vector<TensorUse> heapUses(count > kInlineArgs ? count : 0);
+  TensorUse *uses = count > kInlineArgs ? heapUses.data() : inlineUses;
   for (const Param &param : kernel.params) {
     if (param.kind == Param::Kind::TensorMap)
       uses[param.arg].byTensorMap = true;
