@@ -20,7 +20,9 @@ D - C against ref - C, so that C does not hide the product). DeepGEMM, when
 
 Timing (--time-shapes): the same inputs for tilec, deep_gemm.fp8_gemm_nt and
 torch._scaled_mm (cuBLASLt with per-tensor scales, no block scaling), in one
-process; CUDA graphs of back-to-back calls (no launch overhead), or with
+process; CUDA graphs of back-to-back calls (no launch overhead), every
+kernel of a shape timed in interleaved rounds (gemm_bench.time_interleaved:
+no kernel gets a cooler or hotter GPU for running first), or with
 --flush-l2 one call at a time after evicting L2. Prints Markdown tables of
 TFLOP/s and the ratio to DeepGEMM (to cuBLASLt where DeepGEMM has no such
 kernel on SM90: f32 output without accumulation, or 1D2D accumulation).
@@ -279,22 +281,18 @@ def run_timing(bundles, shapes, dg, passed, flush, gen, lines):
         flops = 2.0 * m * n * k
         for case in cases:
             d, _ = fresh_output(case, inp, gen)
-            rows = []
+            fns = {}
             call = deep_gemm_call(dg, case, inp, d)
             if call is not None:
-                try:
-                    rows.append((DEEPGEMM, timed(call, flush)))
-                except Exception as e:  # noqa: BLE001
-                    print(f"DeepGEMM {m}x{n}x{k}: {e}", flush=True)
+                fns[DEEPGEMM] = call
             one = torch.ones((), device=DEVICE, dtype=torch.float32)
             try:
-                rows.append((CUBLAS, timed(
-                    lambda: torch._scaled_mm(inp.a, inp.b.t(), scale_a=one,
-                                             scale_b=one, out_dtype=case.out),
-                    flush)))
+                scaled_mm = lambda: torch._scaled_mm(  # noqa: E731
+                    inp.a, inp.b.t(), scale_a=one, scale_b=one, out_dtype=case.out)
+                scaled_mm()
+                fns[CUBLAS] = scaled_mm
             except Exception as e:  # noqa: BLE001 (M=1, odd strides, ...)
                 print(f"torch._scaled_mm {m}x{n}x{k}: {e}", flush=True)
-            best = None
             for b in bundles:
                 if case not in b.cases:
                     continue
@@ -303,10 +301,20 @@ def run_timing(bundles, shapes, dg, passed, flush, gen, lines):
                                  "| - | - | (failed check) |")
                     continue
                 args = inp.tilec_args(b, d)
-                ms = timed(lambda: b.kernel(*args), flush)
-                rows.append((b.name, ms))
-                if best is None or ms < best[1]:
-                    best = (b.name, ms)
+                fns[b.name] = lambda b=b, args=args: b.kernel(*args)
+            if flush is not None:
+                times = {name: timed(fn, flush) for name, fn in fns.items()}
+            else:
+                try:
+                    times = gb.time_interleaved(fns)
+                except Exception as e:  # noqa: BLE001 (e.g. DeepGEMM failing)
+                    print(f"{m}x{n}x{k}: {e}", flush=True)
+                    continue
+            rows = list(times.items())
+            best = None
+            for name, ms in rows:
+                if name not in (DEEPGEMM, CUBLAS) and (best is None or ms < best[1]):
+                    best = (name, ms)
             base = dict(rows).get(DEEPGEMM)
             cublas = dict(rows).get(CUBLAS)
             for name, ms in rows:

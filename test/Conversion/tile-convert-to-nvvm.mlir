@@ -83,18 +83,22 @@ tile.kernel @mma() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i
 // first K step by a register: NVVM's own PTX with an "r" operand. MN-major
 // operands are the instruction's transpose (A <col>, B <row>) with
 // MN-major descriptors (bf16 64x64 128B: LBO 8192, SBO 1024 =
-// 0x4000004002000000; K-major 0x4000004000010000).
+// 0x4000004002000000; K-major 0x4000004000010000), built as the low word
+// (LBO | address field, 33554432 or 65536) and the high word
+// (0x4000004000000000 = 4611686293305294848).
 // CHECK-LABEL: llvm.func @mma_scale_d_majors(
 // CHECK: llvm.mlir.poison : f32
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: arith.constant 4611686293305360384 : i64
-// CHECK: arith.constant 4611686293338849280 : i64
+// CHECK: arith.constant 65536 : i32
+// CHECK: arith.constant 4611686293305294848 : i64
+// CHECK: arith.constant 33554432 : i32
+// CHECK: arith.constant 4611686293305294848 : i64
 // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK: %[[ON:.*]] = arith.extui %{{.*}} : i1 to i32
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: arith.constant 4611686293338849280 : i64
-// CHECK: arith.constant 4611686293305360384 : i64
+// CHECK: arith.constant 33554432 : i32
+// CHECK: arith.constant 65536 : i32
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $66, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, $64, $65, p, $67,  $68, $69,  $70;\0A}\0A", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,l,l,r,n,n,n,n" {{.*}}, %[[ON]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} :
 // CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <col>]
 // CHECK-NOT: nvvm.wgmma.mma_async

@@ -299,13 +299,32 @@ Value mmaOperandAddress(OpBuilder &b, Location loc, SmemType type, Value base,
 
 Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant, Value base,
                     int64_t offset) {
-  Value addr = arith::AddIOp::create(b, loc, base, i32Const(b, loc, offset));
+  // The address field, ((base + offset) & 0x3FFFF) >> 4 in bits 0-13, is
+  // computed as the base's field or'ed with the constant's low word (the
+  // same ops for every K step of one MMA, so CSE keeps one) plus the
+  // offset's 16-byte units: equal for every address inside the shared window
+  // (the masked address plus the offset stays below 2^18, so the sum never
+  // carries out of bits 0-13, and tiles are 16-byte aligned). A K step then
+  // spends one add per descriptor where it spent an add, a shift, a mask and
+  // an or (ptxas keeps them all). An offset in other units (the lowerings
+  // make none) takes the long way.
+  bool inUnits = offset >= 0 && offset % 16 == 0;
+  Value addr =
+      inUnits ? base
+              : arith::AddIOp::create(b, loc, base, i32Const(b, loc, offset));
   Value field = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, addr, i32Const(b, loc, 0x3FFFF)),
       i32Const(b, loc, 4));
-  Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
-  return arith::OrIOp::create(b, loc, wide,
-                              i64Const(b, loc, static_cast<int64_t>(constant)));
+  Value low = arith::OrIOp::create(
+      b, loc, field,
+      i32Const(b, loc, static_cast<int32_t>(constant & 0xFFFFFFFFu)));
+  if (inUnits && offset != 0)
+    low = arith::AddIOp::create(b, loc, low, i32Const(b, loc, offset / 16));
+  Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), low);
+  return arith::OrIOp::create(
+      b, loc, wide,
+      i64Const(b, loc,
+               static_cast<int64_t>(constant & ~uint64_t(0xFFFFFFFFu))));
 }
 
 } // namespace mlir::tile::lowering
