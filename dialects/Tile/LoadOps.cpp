@@ -148,6 +148,16 @@ LogicalResult LoadOp::verify() {
   return verifyAccessIndices(*this, "source", source, getIndices(), ones);
 }
 
+LogicalResult StoreOp::verify() {
+  auto smem = cast<SmemType>(getDest().getType());
+  if (getValue().getType() != smem.getElementType())
+    return emitOpError("value type ")
+           << getValue().getType() << " differs from the destination's "
+           << "element type " << smem.getElementType();
+  SmallVector<int64_t> ones(getIndices().size(), 1);
+  return verifyAccessIndices(*this, "destination", smem, getIndices(), ones);
+}
+
 LogicalResult FragLoadOp::verify() {
   Type source = getSource().getType();
   auto frag = cast<FragType>(getType());

@@ -811,6 +811,26 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Tile_StoreOp : Tile_Op<"store"> {
+  let summary = "each thread writes one element of a shared buffer";
+  let description = [{
+    One index per dimension; `st.shared`, unswizzled, unguarded. With
+    tile.load, how a warpgroup stages a small table (a tile's scale
+    factors) in shared memory for its threads to read.
+
+    ```mlir
+    tile.store %x, %s[%wg, %i] : f32, <2x128xf32, none>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[I32, F32]>:$value,
+                       Arg<Tile_SmemType, "", [MemWrite]>:$dest,
+                       Variadic<I32>:$indices);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $indices `]` attr-dict `:` type($value) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_FragLoadOp : Tile_Op<"frag.load", [AttrSizedOperandSegments]> {
   let summary = "each thread reads the elements of a fragment it holds from memory";
   let description = [{

@@ -450,9 +450,13 @@ Val Emitter::emitStore(const CallExpr &call) {
   if (!dst || value.isError())
     return Val::error();
   auto frag = value.getValueType<tile::FragType>();
+  if (!frag && dst->base.getValueType<tile::SmemType>())
+    return storeScalar(call, *dst, *args[1]);
   if (!frag) {
     error(args[1]->getRange(),
-          "store writes a register fragment, got " + describeVal(value));
+          "store writes a register fragment (one scalar goes only into "
+          "shared memory), got " +
+              describeVal(value));
     return Val::error();
   }
   if (dst->base.getValueType<tile::GlobalType>())

@@ -59,43 +59,82 @@ Value Emitter::loadFill(const Expr &expr, Type elementType) {
   return {};
 }
 
-Val Emitter::loadScalar(const BufferRef &ref, const Expr *other,
-                        llvm::SMLoc at) {
+bool Emitter::elementIndices(const BufferRef &ref, bool store,
+                             SmallVectorImpl<Value> &indices) {
   auto [shape, elementType] = *memoryShape(ref);
   std::string name = ref.name();
   if (ref.items.size() != shape.size()) {
-    error(ref.getRange(), "'" + name + "' has rank " +
-                              llvm::Twine(shape.size()) + " (shape " +
-                              shapeText(shape) + "): index it with " +
-                              llvm::Twine(shape.size()) + " indices, got " +
-                              llvm::Twine(ref.items.size()));
-    return Val::error();
+    error(
+        ref.getRange(),
+        "'" + name + "' has rank " + llvm::Twine(shape.size()) + " (shape " +
+            shapeText(shape) +
+            (store ? "): a store of one element takes " : "): index it with ") +
+            llvm::Twine(shape.size()) + " indices, got " +
+            llvm::Twine(ref.items.size()));
+    return false;
   }
   if (!elementType.isSignlessInteger(32) && !elementType.isF32()) {
-    error(ref.getRange(), "a scalar load reads i32 or f32 elements, but '" +
-                              name + "' holds " +
-                              tile::getElementTypeName(elementType));
-    return Val::error();
+    error(ref.getRange(),
+          std::string(store ? "a scalar store writes" : "a scalar load reads") +
+              " i32 or f32 elements, but '" + name + "' holds " +
+              tile::getElementTypeName(elementType));
+    return false;
   }
-  SmallVector<Value> indices;
   for (const IndexItem &item : ref.items) {
     if (item.kind != IndexItem::Kind::Scalar) {
-      error(item.range, "a load of one element takes an index here, not a "
-                        "range; load a fragment with load(" +
-                            name + "[...], like = acc)");
-      return Val::error();
+      error(item.range,
+            store ? "a store of one element takes an index here, not a range; "
+                    "store a fragment with store(" +
+                        name + "[...], frag)"
+                  : "a load of one element takes an index here, not a range; "
+                    "load a fragment with load(" +
+                        name + "[...], like = acc)");
+      return false;
     }
     Value index = evalI32(*item.start, "an index");
     if (!index)
-      return Val::error();
+      return false;
     indices.push_back(index);
   }
+  return true;
+}
+
+Val Emitter::loadScalar(const BufferRef &ref, const Expr *other,
+                        llvm::SMLoc at) {
+  SmallVector<Value> indices;
+  if (!elementIndices(ref, /*store=*/false, indices))
+    return Val::error();
+  Type elementType = memoryShape(ref)->second;
   Value fill;
   if (other && !(fill = loadFill(*other, elementType)))
     return Val::error();
   return Val::of(tile::LoadOp::create(builder, loc(at), elementType,
                                       ref.base.value, indices, fill,
                                       /*nc=*/false));
+}
+
+Val Emitter::storeScalar(const CallExpr &call, const BufferRef &dst,
+                         const Expr &valueExpr) {
+  SmallVector<Value> indices;
+  if (!elementIndices(dst, /*store=*/true, indices))
+    return Val::error();
+  Type elementType = memoryShape(dst)->second;
+  Val value = eval(valueExpr);
+  if (value.isError())
+    return Val::error();
+  Value stored = materialize(value, valueExpr.getRange(), elementType);
+  if (!stored)
+    return Val::error();
+  if (stored.getType() != elementType) {
+    error(valueExpr.getRange(), "'" + dst.name() + "' holds " +
+                                    tile::getElementTypeName(elementType) +
+                                    ", but this value is " +
+                                    describeVal(value) + "; cast it first");
+    return Val::error();
+  }
+  tile::StoreOp::create(builder, loc(call.getLoc()), stored, dst.base.value,
+                        indices);
+  return Val::error();
 }
 
 Val Emitter::emitIndexLoad(const IndexExpr &expr) {

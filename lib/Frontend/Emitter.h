@@ -435,6 +435,13 @@ public:
   /// One element of `ref` (every index a scalar), reading `other` past the
   /// edge of a global tensor.
   Val loadScalar(const BufferRef &ref, const Expr *other, llvm::SMLoc at);
+  /// The indices of one i32 or f32 element of `ref` (a global tensor or a
+  /// shared buffer), or false after a report worded for a load or a store.
+  bool elementIndices(const BufferRef &ref, bool store,
+                      llvm::SmallVectorImpl<mlir::Value> &indices);
+  /// store(Ssmem[i, j], x) of one i32 or f32 element of a shared buffer.
+  Val storeScalar(const CallExpr &call, const BufferRef &dst,
+                  const Expr &value);
   /// `other = ...` of a load as a value of `elementType`.
   mlir::Value loadFill(const Expr &expr, mlir::Type elementType);
   /// One start per dimension of `ref`: the leading indices, then where the

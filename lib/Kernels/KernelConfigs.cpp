@@ -112,8 +112,21 @@ int64_t swizzledAlignment(int64_t rowBytes) {
 
 /// The shared memory of one configuration, buffer by buffer as the family's
 /// spec declares them.
+/// K blocks whose B scales fp8_gemm_1d2d may stage in shared memory per
+/// tile (its MAX_KB): up to 128 where K is large, none where it is small
+/// and the staging's load and barrier per tile cost more than the global
+/// reads they save (bench/results/2026-12-01-fp8-gemm.md, run 11: +4-19% at
+/// K = 7168-16384 and small M, -5-23% at K = 512-2048). chooseConfig drops
+/// it where it would cost a pipeline stage.
+int64_t stagedScaleBlocks(const KernelFamily &family, int64_t k) {
+  if (family.kind != FamilyKind::Fp8Gemm1D2D)
+    return 0;
+  return k > 4096 ? 128 : 0;
+}
+
 int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
-                    int64_t blockK, int64_t stages, unsigned outBytes) {
+                    int64_t blockK, int64_t stages, unsigned outBytes,
+                    int64_t stagedBlocks) {
   constexpr int64_t kSwizzle128Alignment = 1024;
   constexpr int64_t kPlainAlignment = 128;
   int64_t inBytes = isBf16(family) ? 2 : 1;
@@ -126,6 +139,11 @@ int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
     buffers.push_back({stages * blockM * 4, kPlainAlignment}); // A scales
   if (family.kind == FamilyKind::Fp8Gemm1D1D)                  // B scales
     buffers.push_back({stages * alignTo(blockN, 32) * 4, kPlainAlignment});
+  if (family.kind == FamilyKind::Fp8Gemm1D2D) // staged B scales, per consumer
+    buffers.push_back(
+        {std::min<int64_t>(2, blockM / 64) * (128 % blockN ? 2 : 1) *
+             std::max<int64_t>(stagedBlocks, 1) * 4,
+         kPlainAlignment});
   return layoutSharedMemory(buffers, /*barriers=*/2 * stages);
 }
 
@@ -242,11 +260,17 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
         divideCeil(problem.m, row.blockM) * divideCeil(problem.n, row.blockN);
     if (row.fillsSms && tiles < smCount)
       continue;
-    int64_t stages = 0;
-    for (int64_t s = kMaxStages; s >= kMinStages && !stages; --s)
-      if (sharedBytes(family, row.blockM, row.blockN, blockK, s, outBytes) <=
-          limit)
-        stages = s;
+    auto mostStages = [&](int64_t stagedBlocks) -> int64_t {
+      for (int64_t s = kMaxStages; s >= kMinStages; --s)
+        if (sharedBytes(family, row.blockM, row.blockN, blockK, s, outBytes,
+                        stagedBlocks) <= limit)
+          return s;
+      return 0;
+    };
+    int64_t stagedBlocks = stagedScaleBlocks(family, problem.k);
+    int64_t stages = mostStages(0);
+    if (stagedBlocks && mostStages(stagedBlocks) < stages)
+      stagedBlocks = 0; // a pipeline stage is worth more than the staging
     if (!stages)
       continue;
 
@@ -263,8 +287,8 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     // Persistent grids: one CTA per SM, whatever the tile count.
     config.grid = {static_cast<unsigned>(smCount), 1, 1};
     config.numTiles = tiles;
-    config.sharedBytes =
-        sharedBytes(family, row.blockM, row.blockN, blockK, stages, outBytes);
+    config.sharedBytes = sharedBytes(family, row.blockM, row.blockN, blockK,
+                                     stages, outBytes, stagedBlocks);
     config.reason = row.why;
     config.params = {
         {"ACCUMULATE", problem.accumulate ? "1" : "0"},
@@ -275,6 +299,8 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     };
     if (isBf16(family))
       config.params.push_back({"BLK_K", std::to_string(blockK)});
+    if (family.kind == FamilyKind::Fp8Gemm1D2D)
+      config.params.push_back({"MAX_KB", std::to_string(stagedBlocks)});
     if (row.twoWavesMulticastA) {
       config.cluster = {2, 1, 1};
       config.params.push_back({"CLUSTER_N", "2"});

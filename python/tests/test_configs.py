@@ -59,7 +59,7 @@ class LibraryChoiceTest(unittest.TestCase):
         with environment(TILEC_PRINT_CONFIGS="1"), redirect_stderr(stderr):
             _configs.choose("fp8_gemm_1d2d", 333, 520, 72)
         self.assertRegex(stderr.getvalue(), r"tilec: config -D ACCUMULATE=0 "
-                                            r"-D BLK_M=\d+ -D BLK_N=\d+ -D OUT=bf16 "
+                                            r"-D BLK_M=\d+ -D BLK_N=\d+ -D MAX_KB=0 -D OUT=bf16 "
                                             r"-D STAGES=\d+: "
                                             r"fp8_gemm_1d2d M=333 N=520 K=72")
 

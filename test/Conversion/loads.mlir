@@ -29,16 +29,23 @@ tile.kernel @scalar(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xf32>) attrib
 
 // -----
 
-// A shared-memory load is unguarded; a guarded store writes each pair (a
+// A shared-memory load is unguarded, and so is a scalar store to shared
+// memory (each thread one element); a guarded store writes each pair (a
 // bf16 pair as one 32-bit word) under an scf.if on its bounds.
 // CHECK-LABEL: llvm.func @shared_and_store(
-// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: %[[AT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK-NEXT: llvm.store %[[X]], %[[AT]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK: scf.if %{{.*}} {
 // CHECK: %[[PAIR:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
 // CHECK: llvm.store %[[PAIR]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
 tile.kernel @shared_and_store(%D: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %s = tile.smem_alloc : !tile.smem<4x64xf32, none>
   %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %tid = tile.id thread
+  %x = tile.load %s[%c0, %tid] : !tile.smem<4x64xf32, none> -> f32
+  tile.store %x, %s[%c1, %tid] : f32, <4x64xf32, none>
   %rs = tile.frag.load %s[%c0, %c0] : !tile.smem<4x64xf32, none> -> !tile.frag<64x64xf32, wgmma_acc, rows>
   %h = tile.frag.cast %rs : !tile.frag<64x64xf32, wgmma_acc, rows> -> !tile.frag<64x64xbf16, wgmma_acc, rows>
   tile.frag.store_global %h, %D[%c0, %c0] : !tile.frag<64x64xbf16, wgmma_acc, rows>, !tile.global<?x?xbf16>

@@ -1,7 +1,8 @@
 //===- Loads.cpp - loads into registers, guarded stores, 1-D copies -------===//
 //
-// tile.load, tile.frag.load and tile.frag.store_global address memory element
-// by element. A global tensor is its pointer parameter plus its strides
+// tile.load, tile.store (shared), tile.frag.load and tile.frag.store_global
+// address memory element by element. A global tensor is its pointer
+// parameter plus its strides
 // (KernelOp::getAbi), and every access is guarded by its dims: a load past
 // the edge reads 16 zero bytes in global memory (__tile_zeros) instead, so no
 // access can fault and no branch is taken; a store there is skipped. A
@@ -286,6 +287,24 @@ LogicalResult lowerLoad(LoadOp op, LoadOp::Adaptor adaptor,
   return success();
 }
 
+LogicalResult lowerStore(StoreOp op, StoreOp::Adaptor adaptor,
+                         ConversionPatternRewriter &rewriter,
+                         const LLVMTypeConverter &converter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  FailureOr<Memory> m =
+      getMemory(op, op.getDest().getType(), adaptor.getDest(), converter, b);
+  if (failed(m))
+    return failure();
+  Value offset;
+  for (auto [d, index] : llvm::enumerate(adaptor.getIndices()))
+    offset = addValues(b, loc, offset, scaledIndex(b, loc, *m, index, d));
+  LLVM::StoreOp::create(b, loc, adaptor.getValue(),
+                        elementAddress(b, loc, *m, offset), m->elementBytes);
+  rewriter.eraseOp(op);
+  return success();
+}
+
 LogicalResult lowerFragLoad(FragLoadOp op, OneToNAdaptor<FragLoadOp> adaptor,
                             ConversionPatternRewriter &rewriter,
                             const LLVMTypeConverter &converter) {
@@ -468,8 +487,8 @@ struct VectorCopyLowering : ConvertOpToLLVMPattern<CopyAsyncOp> {
 
 void mlir::tile::populateTileLoadsToNVVMPatterns(LLVMTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns
-      .add<OpLowering<LoadOp, lowerLoad>, OpLowering<FragLoadOp, lowerFragLoad>,
-           OpLowering<FragStoreGlobalOp, lowerFragStoreGlobal>,
-           VectorCopyLowering>(converter);
+  patterns.add<OpLowering<LoadOp, lowerLoad>, OpLowering<StoreOp, lowerStore>,
+               OpLowering<FragLoadOp, lowerFragLoad>,
+               OpLowering<FragStoreGlobalOp, lowerFragStoreGlobal>,
+               VectorCopyLowering>(converter);
 }

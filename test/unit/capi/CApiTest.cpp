@@ -307,7 +307,7 @@ TEST_F(CompilerApi, LargeFp8TilesRunTwoWavesWithMulticast) {
             TILEC_COMPILER_OK)
       << tilec_compiler_last_error();
   EXPECT_STREQ(info.params, "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 "
-                            "OUT=bf16 STAGES=3 WAVES=2");
+                            "MAX_KB=128 OUT=bf16 STAGES=3 WAVES=2");
   EXPECT_EQ(info.threads, 384u); // two consumer warpgroups of 128 rows
   EXPECT_EQ(info.cluster[0], 2u);
   // The 1D1D spec has neither param: 128x128.
@@ -371,7 +371,7 @@ TEST_F(CompilerApi, KernelKeysAreStableHexAndFollowTheParams) {
   EXPECT_EQ(std::string(a.key).find_first_not_of("0123456789abcdef"),
             std::string::npos);
   EXPECT_STREQ(a.params, "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 "
-                         "OUT=bf16 STAGES=3 WAVES=2");
+                         "MAX_KB=0 OUT=bf16 STAGES=3 WAVES=2");
   // Another shape with the same params shares the kernel and its key.
   tilec_gemm_problem q = gemm(8192, 7168, 2048);
   ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &q, 132, nullptr, &c), 0);
@@ -488,8 +488,9 @@ TEST_F(CompilerApi, GetKernelCompilesThenHitsMemoryThenDisk) {
   ASSERT_EQ(get("fp8_gemm_1d2d", p, info), TILEC_COMPILER_OK);
   EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_MEMORY);
   EXPECT_EQ(info.seconds, 0.0);
-  // Another shape with the same configuration is the same kernel.
-  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", gemm(64, 2000, 512), false),
+  // Another shape with the same configuration is the same kernel (K > 4096:
+  // the B scales staged in shared memory too).
+  EXPECT_EQ(sourceOf("fp8_gemm_1d2d", gemm(64, 2000, 5120), false),
             TILEC_KERNEL_SOURCE_MEMORY);
   EXPECT_EQ(sourceOf("fp8_gemm_1d2d", p, true), TILEC_KERNEL_SOURCE_DISK);
 }

@@ -75,11 +75,11 @@ TEST(KernelLibrary, SharedMemoryFollowsTheAllocator) {
   problem.a = problem.b = vocab::ElementType::E4M3;
   KernelConfig config;
   ASSERT_EQ(chooseConfig(*fp8, problem, 132, "", config), "");
-  EXPECT_EQ(config.sharedBytes, 199248);
+  EXPECT_EQ(config.sharedBytes, 199256);
   problem.m = problem.n = 4096;
   problem.d = vocab::ElementType::F32;
   ASSERT_EQ(chooseConfig(*fp8, problem, 132, "", config), "");
-  EXPECT_EQ(config.sharedBytes, 232016);
+  EXPECT_EQ(config.sharedBytes, 232024);
   const KernelFamily *fp8Wgrad = findKernelFamily("fp8_gemm_1d1d");
   problem.d = vocab::ElementType::BF16;
   ASSERT_EQ(chooseConfig(*fp8Wgrad, problem, 132, "", config), "");
