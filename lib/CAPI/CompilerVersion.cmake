@@ -1,6 +1,6 @@
 # Writes OUTPUT, a header defining TILEC_COMPILER_VERSION: the release plus
 # the git commit and a dirty mark when SOURCE_DIR is a git checkout
-# ("0.1.0+g1a2b3c4d5e6f", "0.1.0+g1a2b3c4d5e6f-dirty"). Kernel keys include
+# ("0.1.0+g1a2b3c4d5e6f", "0.1.0+g1a2b3c4d5e6f-dirty.<diff hash>"). Kernel keys include
 # it, so a cache never serves a kernel of another compiler build. It runs on
 # every build; the header changes (and its users rebuild) only with it.
 # Run as: cmake -DOUTPUT=... -DSOURCE_DIR=... -DRELEASE=... -P CompilerVersion.cmake
@@ -14,11 +14,17 @@ if(GIT_EXECUTABLE)
   if(status EQUAL 0 AND commit)
     set(version "${version}+g${commit}")
     # Only the compiler's sources: a change to docs or benchmarks keeps keys.
-    execute_process(COMMAND ${GIT_EXECUTABLE} diff --quiet HEAD --
+    # A dirty build names its diff too, so that two different uncommitted
+    # compilers never share kernel keys (and a cache never serves one's
+    # cubins to the other). Untracked files count once they are added.
+    execute_process(COMMAND ${GIT_EXECUTABLE} diff HEAD --
         dialects lib runtime/include runtime/bundle compiler CMakeLists.txt
-      WORKING_DIRECTORY "${SOURCE_DIR}" RESULT_VARIABLE dirty ERROR_QUIET)
-    if(NOT dirty EQUAL 0)
-      set(version "${version}-dirty")
+      WORKING_DIRECTORY "${SOURCE_DIR}" OUTPUT_VARIABLE diff
+      RESULT_VARIABLE status ERROR_QUIET)
+    if(status EQUAL 0 AND NOT diff STREQUAL "")
+      string(SHA256 diff_hash "${diff}")
+      string(SUBSTRING "${diff_hash}" 0 8 diff_hash)
+      set(version "${version}-dirty.${diff_hash}")
     endif()
   endif()
 endif()
