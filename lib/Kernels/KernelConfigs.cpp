@@ -54,6 +54,8 @@ struct TableRow {
   /// fp8_gemm_1d2d only: two 64-row waves per consumer warpgroup (WAVES = 2)
   /// and A multicast to a pair of CTAs along N (CLUSTER_N = 2).
   bool twoWavesMulticastA = false;
+  /// A row measured for fp8_gemm_1d2d only (the 1D1D spec skips it).
+  bool only1D2D = false;
 };
 
 // BF16: bench/results/2026-11-29-hopper-gemm-ladder.md (rung 6 = 128 x 256,
@@ -78,6 +80,11 @@ constexpr TableRow kFp8Table[] = {
     {128, 2112, false, 64, 32,
      "M <= 128, N <= 2112: 64x32, the most CTAs (0.77x DeepGEMM at "
      "128x2112x7168, bench/results/2026-12-01-fp8-gemm.md)"},
+    {128, 4096, false, 64, 64,
+     "M <= 128, N <= 4096: 64x64, twice the CTAs of 64x128 (1.06x its "
+     "speed at 1x4096x7168, 1.31x at 128x4096x7168: run 11 of "
+     "bench/results/2026-12-01-fp8-gemm.md)",
+     /*twoWavesMulticastA=*/false, /*only1D2D=*/true},
     {128, 0, false, 64, 128,
      "M <= 128: one 64-row consumer, 64x128 (0.98-1.06x DeepGEMM at "
      "128x7168x16384, bench/results/2026-12-01-fp8-gemm.md)"},
@@ -110,8 +117,6 @@ int64_t swizzledAlignment(int64_t rowBytes) {
   return span >= 32 ? 8 * span : 128;
 }
 
-/// The shared memory of one configuration, buffer by buffer as the family's
-/// spec declares them.
 /// K blocks whose B scales fp8_gemm_1d2d may stage in shared memory per
 /// tile (its MAX_KB): up to 128 where K is large, none where it is small
 /// and the staging's load and barrier per tile cost more than the global
@@ -124,6 +129,8 @@ int64_t stagedScaleBlocks(const KernelFamily &family, int64_t k) {
   return k > 4096 ? 128 : 0;
 }
 
+/// The shared memory of one configuration, buffer by buffer as the family's
+/// spec declares them.
 int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
                     int64_t blockK, int64_t stages, unsigned outBytes,
                     int64_t stagedBlocks) {
@@ -251,7 +258,8 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
   ArrayRef<TableRow> table = isBf16(family) ? ArrayRef<TableRow>(kBf16Table)
                                             : ArrayRef<TableRow>(kFp8Table);
   for (const TableRow &row : table) {
-    if (row.twoWavesMulticastA && family.kind != FamilyKind::Fp8Gemm1D2D)
+    if ((row.twoWavesMulticastA || row.only1D2D) &&
+        family.kind != FamilyKind::Fp8Gemm1D2D)
       continue;
     if ((row.maxM && problem.m > row.maxM) ||
         (row.maxN && problem.n > row.maxN))
