@@ -128,6 +128,11 @@ def time_fn_graph(fn, calls=20, reps=5):
     graph = capture_graph(fn, calls)
     if graph is None:
         return None
+    return statistics.median(graph_samples(graph, calls, reps))
+
+
+def graph_samples(graph, calls, reps):
+    """Milliseconds per call of `reps` replays of `graph` (`calls` calls)."""
     start, end = torch.cuda.Event(True), torch.cuda.Event(True)
     samples = []
     for _ in range(reps):
@@ -136,7 +141,7 @@ def time_fn_graph(fn, calls=20, reps=5):
         end.record()
         torch.cuda.synchronize()
         samples.append(start.elapsed_time(end) / calls)
-    return statistics.median(samples)
+    return samples
 
 
 def time_interleaved(fns, calls=20, reps=3, rounds=5):
@@ -157,15 +162,10 @@ def time_interleaved(fns, calls=20, reps=3, rounds=5):
             graphs[name] = graph
     samples = {name: [] for name in graphs}
     names = list(graphs)
-    start, end = torch.cuda.Event(True), torch.cuda.Event(True)
-    for r in range(rounds):
-        for name in names[r % len(names):] + names[:r % len(names)] if names else []:
-            for _ in range(reps):
-                start.record()
-                graphs[name].replay()
-                end.record()
-                torch.cuda.synchronize()
-                samples[name].append(start.elapsed_time(end) / calls)
+    for r in range(rounds if names else 0):
+        shift = r % len(names)
+        for name in names[shift:] + names[:shift]:
+            samples[name] += graph_samples(graphs[name], calls, reps)
     result = {name: statistics.median(values) for name, values in samples.items()}
     for name in uncaptured:
         result[name] = time_fn(fns[name])
