@@ -8,11 +8,14 @@ python/tests (ctest runs it so).
 import io
 import multiprocessing
 import os
+import shutil
+import subprocess
+import sys
 import unittest
 from contextlib import redirect_stderr
 from unittest import mock
 
-from tilec_test_support import (COMPILER, CacheDirTest, environment,
+from tilec_test_support import (COMPILER, REPO, CacheDirTest, environment,
                                 needs_compiler, spec)
 
 import tilec
@@ -240,6 +243,60 @@ class EndToEndTest(CacheDirTest):
                                side_effect=AssertionError("compiled again")):
             self.assertEqual(tilec.compile(spec(COPY), {"BN": 128},
                                            name="copy.tile"), first)
+
+
+PRECOMPILE = os.environ.get("TILEC_TEST_PRECOMPILE") or os.path.join(
+    REPO, "build", "bin", "tilec-precompile")
+
+# A fresh process (the library's memory cache empty) that gets the GEMM's
+# kernel as tilec.deep_gemm does, with Python's own compile step disabled.
+_GET_GEMM_KERNEL = """
+import sys
+from tilec import _cache, _configs, _jit, _runtime
+def no_python_compile(*args):
+    raise AssertionError("the Python compile step ran")
+_jit.compile_bundle = no_python_compile
+_runtime.set_dry_run(True)
+problem = dict(m=1, n=7168, k=16384, out="bf16", accumulate=False, num_sms=132)
+defines, _ = _configs.choose("fp8_gemm_1d2d", **problem)
+kernel = _cache.get_kernel("fp8_gemm_1d2d", defines, None, problem)
+print("loaded", kernel.name)
+"""
+
+
+@unittest.skipIf(not COMPILER_LIB or not os.path.isfile(COMPILER_LIB) or
+                 not os.access(PRECOMPILE, os.X_OK),
+                 "no libtilec_compiler.so or tilec-precompile (set "
+                 "TILEC_TEST_COMPILER_LIB and TILEC_TEST_PRECOMPILE)")
+class PrecompiledCacheTest(CacheDirTest):
+    """A cache that tilec-precompile filled serves tilec.deep_gemm's
+    kernels: one key and one file format for the C API and Python."""
+
+    def get_gemm_kernel(self):
+        env = dict(os.environ, TILEC_COMPILER_LIB=COMPILER_LIB,
+                   TILEC_PRINT_COMPILES="1", TILEC_CACHE_DIR=self.cache)
+        env.pop("TILEC_COMPILER", None)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [os.path.join(REPO, "python"), env.get("PYTHONPATH", "")])
+        done = subprocess.run([sys.executable, "-c", _GET_GEMM_KERNEL], env=env,
+                              capture_output=True, text=True, timeout=300)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("loaded fp8_gemm_1d2d", done.stdout)
+        return done.stderr
+
+    def test_a_precompiled_kernel_is_not_compiled_again(self):
+        # Control: an empty cache compiles (in the library, which says so).
+        self.assertIn("tilec: compiled fp8_gemm_1d2d", self.get_gemm_kernel())
+        shutil.rmtree(os.path.join(self.cache, "kernels"))
+        listing = os.path.join(self.cache, "gemms.txt")
+        with open(listing, "w") as f:
+            f.write("fp8_gemm_1d2d 7168 16384 - 1\n")
+        done = subprocess.run([PRECOMPILE, "--cache-dir", self.cache, listing],
+                              capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, TILEC_COMPILER_LIB=COMPILER_LIB))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("1 compiled", done.stdout + done.stderr)
+        self.assertNotIn("tilec: compiled", self.get_gemm_kernel())
 
 
 if __name__ == "__main__":

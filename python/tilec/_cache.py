@@ -1,8 +1,14 @@
 """Kernel caches: loaded kernels in memory, bundle bytes on disk.
 
-get_kernel(family, defines, device) -> a loaded kernel:
-  memory (a dict, per family, params, target and device) -> disk
-  ($TILEC_CACHE_DIR, default ~/.cache/tilec) -> compile (_jit) and store.
+get_kernel(family, defines, device, problem) -> a loaded kernel:
+  memory (a dict, per family, params, target and device) -> the bundle:
+  - for a kernel-library GEMM (a `problem` given) and the compiler library
+    present: the library's own kernel cache (_configs.library_bundle, that is
+    tilec_get_kernel: its memory, then <dir>/kernels/<key>.kernel, which
+    tilec-precompile fills, then a compile stored there), so that a server
+    whose cache was precompiled compiles nothing;
+  - otherwise (a spec of the user's, or only the tilec command): this
+    module's disk cache below, then a compile (_jit) stored there.
 
 Disk entries are <dir>/kernels/<key>.tilec, key = sha256 of the spec text,
 the sorted defines, the target and the compiler version, so that a newer
@@ -172,9 +178,12 @@ def device_target(device: Optional[int]) -> str:
     return target
 
 
-def get_kernel(family: str, defines=(), device: Optional[int] = None):
+def get_kernel(family: str, defines=(), device: Optional[int] = None,
+               problem: Optional[dict] = None):
     """The kernel of `family` built with `defines` for `device` (torch's
-    current CUDA device when None), loaded once per process."""
+    current CUDA device when None), loaded once per process. `problem`: the
+    keyword arguments of _configs.choose (m, n, k, out, accumulate, num_sms)
+    that chose `defines`, for the library's cache."""
     dry = _runtime.dry_run()
     try:  # defines from _configs.choose are normalised already: one lookup
         kernel = _memory.get((family, defines, device, dry))
@@ -189,18 +198,40 @@ def get_kernel(family: str, defines=(), device: Optional[int] = None):
     with _lock:
         kernel = _memory.get(key)
         if kernel is None:
-            kernel = _load(family, key[1], device)
+            kernel = _load(family, key[1], device, problem)
             _memory[key] = kernel
     return kernel
 
 
 def _load(family_name: str, defines: Tuple[Tuple[str, str], ...],
-          device: Optional[int]):
+          device: Optional[int], problem: Optional[dict]):
     family = _specs.family(family_name)
     target = device_target(device)
-    bundle = get_bundle(os.path.basename(family.spec), _specs.spec_text(family.spec),
-                        defines, target)
+    bundle = None
+    if problem is not None and _jit.find_compiler_library() is not None:
+        bundle = _library_bundle(family_name, defines, target, problem)
+    if bundle is None:
+        bundle = get_bundle(os.path.basename(family.spec),
+                            _specs.spec_text(family.spec), defines, target)
     return _runtime.load_kernel(bundle, family.kernel, device)
+
+
+def _library_bundle(family: str, defines, target: str,
+                    problem: dict) -> Optional[bytes]:
+    """The bundle from the library's kernel cache; None when that cache
+    cannot be used (its directory is not writable: warned once, and the
+    caller compiles without a disk cache as get_bundle does)."""
+    from . import _configs
+    try:
+        bundle, chosen, _ = _configs.library_bundle(family, target=target,
+                                                    **problem)
+    except _configs.CacheUnavailable as error:
+        _warn_disk(error)
+        return None
+    if chosen != _jit.normalize_defines(defines):
+        raise RuntimeError(f"{family}: the library's kernel cache chose "
+                           f"{chosen}, the caller {defines}")
+    return bundle
 
 
 def clear_memory() -> None:

@@ -7,6 +7,12 @@ tilec_kernel_config in lib/CAPI/include/tilec/tilec_compiler.h); this module
 asks it through ctypes, so that Python, tilec-precompile and the C API pick
 the same kernels. TILEC_PRINT_CONFIGS=1 prints each choice and its reason
 to stderr (the library prints its own lookups the same way).
+
+library_bundle(...) is the library's kernel cache (tilec_get_kernel): the
+bundle of a problem's kernel from its memory, from the disk cache that
+tilec-precompile fills, or compiled and stored there. The kernel-library
+GEMMs take their bundles from it, so that one key and one file format serve
+the C API, tilec-precompile and Python.
 """
 
 import ctypes
@@ -44,7 +50,14 @@ class _Info(ctypes.Structure):
                 ("seconds", ctypes.c_double)]
 
 
-def _config_function():
+_CACHE_ERROR = 3  # TILEC_COMPILER_ERROR_CACHE
+
+
+class CacheUnavailable(OSError):
+    """The library's disk cache cannot be used (its message says why)."""
+
+
+def _compiler_library():
     path = _jit.locate_compiler_library()
     if path is None:
         raise RuntimeError(
@@ -52,32 +65,47 @@ def _config_function():
             "libtilec_compiler.so, which was not found: set TILEC_COMPILER_LIB "
             "or install the package with it")
     library = _jit._library(path)
-    function = library.tilec_kernel_config
-    if function.argtypes is None:
-        function.argtypes = [ctypes.c_char_p, ctypes.POINTER(_Problem),
-                             ctypes.c_int32, ctypes.c_char_p,
-                             ctypes.POINTER(_Info)]
-        function.restype = ctypes.c_int
-    return library, function
+    if library.tilec_kernel_config.argtypes is None:
+        library.tilec_kernel_config.argtypes = [
+            ctypes.c_char_p, ctypes.POINTER(_Problem), ctypes.c_int32,
+            ctypes.c_char_p, ctypes.POINTER(_Info)]
+        library.tilec_kernel_config.restype = ctypes.c_int
+        library.tilec_get_kernel.argtypes = [
+            ctypes.c_char_p, ctypes.POINTER(_Problem), ctypes.c_int32,
+            ctypes.c_char_p, ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8)),
+            ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(_Info)]
+        library.tilec_get_kernel.restype = ctypes.c_int
+    return library
+
+
+def _problem(family: str, m: int, n: int, k: int, out: str,
+             accumulate: bool) -> _Problem:
+    if not family.startswith(("fp8_gemm_", "bf16_gemm_")):
+        raise NotImplementedError(f"tilec has no configs for family {family!r}")
+    inputs = _INPUT_DTYPE[family.split("_")[0]].encode()
+    return _Problem(m=m, n=n, k=k, a_dtype=inputs, b_dtype=inputs,
+                    d_dtype=out.encode(), accumulate=int(accumulate))
+
+
+def _defines(info: _Info) -> Defines:
+    return tuple(sorted(tuple(item.split("=", 1))
+                        for item in info.params.decode().split()))
 
 
 @functools.lru_cache(maxsize=4096)
 def choose(family: str, m: int, n: int, k: int, *, out: str = "bf16",
-           accumulate: bool = False, num_sms: int = 132) -> Tuple[Defines, str]:
+           accumulate: bool = False, num_sms: int = 132,
+           target: str = "sm_90a") -> Tuple[Defines, str]:
     """(-D defines, reason) for one problem of `family`."""
-    if not family.startswith(("fp8_gemm_", "bf16_gemm_")):
-        raise NotImplementedError(f"tilec has no configs for family {family!r}")
-    inputs = _INPUT_DTYPE[family.split("_")[0]].encode()
-    problem = _Problem(m=m, n=n, k=k, a_dtype=inputs, b_dtype=inputs,
-                       d_dtype=out.encode(), accumulate=int(accumulate))
+    problem = _problem(family, m, n, k, out, accumulate)
     info = _Info()
-    library, function = _config_function()
-    status = function(family.encode(), ctypes.byref(problem), num_sms,
-                      b"sm_90a", ctypes.byref(info))
+    library = _compiler_library()
+    status = library.tilec_kernel_config(family.encode(), ctypes.byref(problem),
+                                         num_sms, target.encode(),
+                                         ctypes.byref(info))
     if status != 0:
         raise ValueError(library.tilec_compiler_last_error().decode())
-    defines = tuple(sorted(tuple(item.split("=", 1))
-                           for item in info.params.decode().split()))
+    defines = _defines(info)
     reason = (f"{family} M={m} N={n} K={k} out={out}"
               f"{' D+=' if accumulate else ''} on {num_sms} SMs: "
               f"{info.block_m}x{info.block_n} tiles, {info.stages} stages, "
@@ -86,3 +114,28 @@ def choose(family: str, m: int, n: int, k: int, *, out: str = "bf16",
         flags = " ".join(f"-D {name}={value}" for name, value in defines)
         print(f"tilec: config {flags}: {reason}", file=sys.stderr)
     return defines, reason
+
+
+def library_bundle(family: str, m: int, n: int, k: int, *, out: str = "bf16",
+                   accumulate: bool = False, num_sms: int = 132,
+                   target: str = "sm_90a") -> Tuple[bytes, Defines, int]:
+    """(bundle, -D defines, source) of the problem's kernel from the
+    library's kernel cache; source is tilec_kernel_source (1 memory, 2 disk,
+    3 compiled). Raises _jit.CompileError when it does not compile."""
+    problem = _problem(family, m, n, k, out, accumulate)
+    info = _Info()
+    data = ctypes.POINTER(ctypes.c_uint8)()
+    size = ctypes.c_size_t()
+    library = _compiler_library()
+    status = library.tilec_get_kernel(family.encode(), ctypes.byref(problem),
+                                      num_sms, target.encode(),
+                                      ctypes.byref(data), ctypes.byref(size),
+                                      ctypes.byref(info))
+    if status != 0:
+        message = library.tilec_compiler_last_error().decode()
+        if status == _jit._COMPILE_ERROR:
+            raise _jit.CompileError(family, message)
+        if status == _CACHE_ERROR:
+            raise CacheUnavailable(message)
+        raise RuntimeError(f"tilec_get_kernel({family}): {message}")
+    return ctypes.string_at(data, size.value), _defines(info), info.source

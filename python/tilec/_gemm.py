@@ -392,10 +392,11 @@ def _launch(plan: Plan, key: tuple) -> None:
             inputs[index] = transform(view.t() if operands[index].transposed else view)
     if plan.c is not None:
         d.copy_(plan.c)
-    defines, _ = _configs.choose(plan.family, plan.m, plan.n, plan.k,
-                                 out=plan.out, accumulate=plan.accumulate,
-                                 num_sms=get_num_sms(device))
-    kernel = _cache.get_kernel(plan.family, defines, device)
+    problem = dict(m=plan.m, n=plan.n, k=plan.k, out=plan.out,
+                   accumulate=plan.accumulate, num_sms=get_num_sms(device))
+    defines, _ = _configs.choose(plan.family, target=_cache.device_target(device),
+                                 **problem)
+    kernel = _cache.get_kernel(plan.family, defines, device, problem)
     # set_num_sms bounds the persistent grid too, so those SMs stay free.
     kernel.set_persistent_limit(_num_sms_override or 0)
     inputs = tuple(inputs)
