@@ -66,11 +66,14 @@ DEEPGEMM_NK = [(2112, 7168), (576, 7168), (24576, 1536), (32768, 512),
 FORWARD_SHAPES = [(m, n, k) for m in (1, 128, 4096) for n, k in DEEPGEMM_NK]
 PARTIAL_SHAPES = [(1000, 3000, 4160), (333, 520, 72)]
 QUICK_SHAPES = [(4096, 4096, 4096), (128, 2112, 7168), (1, 576, 7168)] + PARTIAL_SHAPES
+# Few tiles over a long K: where split K may pay.
+SMALL_SHAPES = [(m, n, k) for m in (1, 128) for n, k in DEEPGEMM_NK]
 
 
 def shape_list(kind):
     lists = {"issue": ISSUE_SHAPES, "forward": FORWARD_SHAPES,
-             "partial": PARTIAL_SHAPES, "quick": QUICK_SHAPES, "none": []}
+             "partial": PARTIAL_SHAPES, "quick": QUICK_SHAPES,
+             "small": SMALL_SHAPES, "none": []}
     if kind == "all":
         shapes = ISSUE_SHAPES + FORWARD_SHAPES + PARTIAL_SHAPES
     else:
@@ -113,6 +116,41 @@ def load_bundle(path, accumulate):
     name = os.path.splitext(os.path.basename(path))[0]
     return Bundle(name + (" (D+=)" if accumulate else ""), kernel, spec,
                   [Case(r, out, accumulate) for r in recipes])
+
+
+class SplitK:
+    """A split-K pair run as one kernel: the GEMM (-D SPLIT_K=S, f32
+    partial sums) into a workspace of S slices of M rounded up to BLK_M
+    rows, then splitk_reduce.tile into D. The workspace is allocated once
+    per shape, outside the timed calls."""
+
+    def __init__(self, gemm, reduce, splits, block_m):
+        self.gemm, self.reduce = gemm, reduce
+        self.splits, self.block_m = splits, block_m
+        self.args = gemm.args
+        self.workspaces = {}
+
+    def __call__(self, a, b, d, sfa, sfb):
+        m, n = d.shape
+        rows = self.splits * -(-m // self.block_m) * self.block_m
+        ws = self.workspaces.get((rows, n))
+        if ws is None:
+            ws = self.workspaces[(rows, n)] = torch.empty(
+                rows, n, device=d.device, dtype=torch.float32)
+        self.gemm(a, b, ws, sfa, sfb)
+        self.reduce(ws, d)
+
+
+def load_split_bundle(spec):
+    """GEMM.tilec:REDUCE.tilec:SPLIT_K:BLK_M -> a 1D2D Bundle whose output
+    is the reduce kernel's D."""
+    gemm_path, reduce_path, splits, block_m = spec.split(":")
+    gemm = gb.tr.Module(gemm_path).kernel()
+    reduce = gb.tr.Module(reduce_path).kernel()
+    out = TORCH_DTYPES[next(a.dtype for a in reduce.args if a.name == "D")]
+    name = os.path.splitext(os.path.basename(gemm_path))[0]
+    return Bundle(name, SplitK(gemm, reduce, int(splits), int(block_m)), "1d2d",
+                  [Case("1d2d", out, False)])
 
 
 def fp8_storage(q):
@@ -336,9 +374,13 @@ def main():
     p.add_argument("--acc-bundle", action="append", default=[],
                    help="a bundle built with -D ACCUMULATE=1 (repeatable)")
     p.add_argument("--check-shapes", default="all",
-                   choices=["all", "issue", "forward", "partial", "quick", "none"])
+                   choices=["all", "issue", "forward", "partial", "quick", "small", "none"])
     p.add_argument("--time-shapes", default="all",
-                   choices=["all", "issue", "forward", "partial", "quick", "none"])
+                   choices=["all", "issue", "forward", "partial", "quick", "small", "none"])
+    p.add_argument("--split-bundle", action="append", default=[],
+                   help="GEMM.tilec:REDUCE.tilec:SPLIT_K:BLK_M, a split-K "
+                        "build of fp8_gemm_1d2d and its splitk_reduce "
+                        "(repeatable)")
     p.add_argument("--flush-l2", action="store_true",
                    help="time single calls after evicting L2 (default: CUDA "
                         "graphs of back-to-back calls)")
@@ -357,6 +399,11 @@ def main():
             bundles.append(load_bundle(path, acc))
         except gb.tr.TilecError as e:
             print(f"{path}: cannot load: {e}", flush=True)
+    for spec in args.split_bundle:
+        try:
+            bundles.append(load_split_bundle(spec))
+        except (gb.tr.TilecError, ValueError) as e:
+            print(f"{spec}: cannot load: {e}", flush=True)
     for b in bundles:
         print(f"{b.name}: {b.spec}, runs " + ", ".join(c.label() for c in b.cases),
               flush=True)

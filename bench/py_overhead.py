@@ -40,8 +40,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
 # Empty caches for the first-call measurement, set before tilec and DeepGEMM
-# read them.
-_TILEC_CACHE = tempfile.mkdtemp(prefix="tilec-first-call-")
+# read them ($PY_OVERHEAD_TILEC_CACHE: a cache tilec-precompile filled).
+_TILEC_CACHE = (os.environ.get("PY_OVERHEAD_TILEC_CACHE") or
+                tempfile.mkdtemp(prefix="tilec-first-call-"))
 _DG_CACHE = tempfile.mkdtemp(prefix="deepgemm-first-call-")
 os.environ["TILEC_CACHE_DIR"] = _TILEC_CACHE
 os.environ.setdefault("DG_JIT_CACHE_DIR", _DG_CACHE)
@@ -180,19 +181,30 @@ def cache_hits(gpu):
 
 
 class CompileCounter:
+    """Counts compiles: Python's compile step and the library cache's
+    (_configs.library_bundle reports a compile as source 3)."""
+
     def __init__(self):
         self.count = 0
         self.original = _jit.compile_bundle
+        self.original_library = _configs.library_bundle
 
     def __enter__(self):
         def counted(*a, **k):
             self.count += 1
             return self.original(*a, **k)
+
+        def counted_library(*a, **k):
+            result = self.original_library(*a, **k)
+            self.count += result[2] == 3
+            return result
         _jit.compile_bundle = counted
+        _configs.library_bundle = counted_library
         return self
 
     def __exit__(self, *exc):
         _jit.compile_bundle = self.original
+        _configs.library_bundle = self.original_library
 
 
 FIRST_CALL_SHAPES = [(4096, 7168, 2048), (128, 2112, 7168), (1, 7168, 16384)]
@@ -271,6 +283,37 @@ def first_calls_in_processes(args, runs):
     emit()
 
 
+def first_calls_precompiled(args):
+    """tilec-precompile fills a cache with FIRST_CALL_SHAPES' kernels (timed);
+    then a fresh process makes their first calls from it: no compile."""
+    cache = tempfile.mkdtemp(prefix="tilec-precompiled-")
+    listing = os.path.join(cache, "gemms.txt")
+    with open(listing, "w") as f:
+        for m, n, k in FIRST_CALL_SHAPES:
+            f.write(f"fp8_gemm_1d2d {n} {k} - {m}\n")
+    start = time.perf_counter()
+    done = subprocess.run([args.precompile, "--cache-dir", cache, listing],
+                          capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        emit(f"tilec-precompile failed: {done.stderr.strip()}")
+        return
+    command = [sys.executable, os.path.abspath(__file__), "--first-calls-only",
+               "--no-deepgemm"] + (["--cpu"] if args.cpu else [])
+    env = dict(os.environ, PY_OVERHEAD_TILEC_CACHE=cache)
+    out = subprocess.run(command, check=True, capture_output=True, text=True,
+                         env=env).stdout
+    rows = json.loads(out.strip().splitlines()[-1])
+    emit(f"## First call from a precompiled cache ({done.stdout.strip().splitlines()[-1]}; "
+         f"the command took {seconds:.2f} s)")
+    emit()
+    emit("| M | N | K | tilec first call | compiles in the process |")
+    emit("|---:|---:|---:|---:|---:|")
+    for m, n, k, ours, compiles, _ in rows:
+        emit(f"| {m} | {n} | {k} | {ours * 1e3:.1f} ms | {compiles} |")
+    emit()
+
+
 def cuda_graphs():
     x = gemm_inputs(512, 1024, 1024, "cuda")
     eager = torch.empty_like(x["d"])
@@ -314,6 +357,9 @@ def main():
     parser.add_argument("--first-call-runs", type=int, default=1,
                         help="measure the first calls in this many fresh "
                              "processes (median and range) instead of this one")
+    parser.add_argument("--precompile", metavar="TILEC_PRECOMPILE",
+                        help="also time the first calls from a cache this "
+                             "tilec-precompile binary filled")
     parser.add_argument("--first-calls-only", action="store_true",
                         help=argparse.SUPPRESS)  # one sample, as JSON
     args = parser.parse_args()
@@ -335,6 +381,8 @@ def main():
         return 0
     if args.first_call_runs > 1:
         first_calls_in_processes(args, args.first_call_runs)
+    if args.precompile:
+        first_calls_precompiled(args)
     dg = deep_gemm_module(gpu and not args.no_deepgemm)
     if args.first_call_runs <= 1:
         first_calls(gpu, dg)  # first: every cache is still empty

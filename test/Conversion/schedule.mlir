@@ -69,3 +69,21 @@ tile.kernel @coords_2d(%t: i32, %M: i32, %N: i32) attributes {target = #tile.tar
 tile.kernel @coords_3d(%t: i32, %B: i32, %mt: i32, %nt: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>, arg_names = ["t", "B", "mt", "nt"]} {
   %b, %mi, %ni = tile.sched.coords %t, %B, %mt, %nt block [1, 1, 1] group 4
 }
+
+// -----
+
+// One batch (a constant extent of 1, as a spec's SPLIT_K = 1 gives): the
+// batch index is 0 and the tile index goes to the 2-D walk as it is, with
+// no division by the tiles per batch.
+// CHECK-LABEL: llvm.func @coords_one_batch(
+// CHECK-SAME: %[[T:[a-z0-9]+]]: i32, %[[MT:[a-z0-9]+]]: i32, %[[NT:[a-z0-9]+]]: i32
+// CHECK-NOT: arith.muli %[[MT]], %[[NT]] : i32
+// CHECK: %[[G:.*]] = arith.constant 4 : i32
+// CHECK-NOT: arith.muli %[[MT]], %[[NT]] : i32
+// CHECK: %[[PER:.*]] = arith.muli %[[G]], %[[NT]] : i32
+// CHECK: arith.divui %[[T]], %[[PER]] : i32
+// CHECK: arith.remui %[[T]], %[[PER]] : i32
+tile.kernel @coords_one_batch(%t: i32, %mt: i32, %nt: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>, arg_names = ["t", "mt", "nt"]} {
+  %one = arith.constant 1 : i32
+  %b, %mi, %ni = tile.sched.coords %t, %one, %mt, %nt block [1, 1, 1] group 4
+}

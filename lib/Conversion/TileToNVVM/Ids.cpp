@@ -3,6 +3,7 @@
 #include "lib/Conversion/TileToNVVM/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -147,7 +148,11 @@ LogicalResult lowerCoords(SchedCoordsOp op, SchedCoordsOp::Adaptor adaptor,
   Value mTiles = blocksAlong(b, loc, dims[batched], block[batched]);
   Value nTiles = blocksAlong(b, loc, dims[batched + 1], block[batched + 1]);
   SmallVector<Value, 3> results;
-  if (batched) {
+  // One batch (a spec's SPLIT_K = 1, say): batch 0, and the tile index as
+  // it is, so that the kernel computes what the 2-D schedule would.
+  if (batched && matchPattern(op.getDims()[0], m_One())) {
+    results.push_back(i32Const(b, loc, 0));
+  } else if (batched) {
     Value perBatch = arith::MulIOp::create(b, loc, mTiles, nTiles);
     results.push_back(arith::DivUIOp::create(b, loc, t, perBatch));
     t = arith::RemUIOp::create(b, loc, t, perBatch);
