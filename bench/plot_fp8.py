@@ -3,7 +3,10 @@
 and shape) as bars of DeepGEMM's time over the best tilec build's and over
 cuBLASLt's: speed relative to DeepGEMM.
 
-    python3 bench/plot_fp8.py RESULTS.md OUT.png [--title TEXT]
+    python3 bench/plot_fp8.py RESULTS.md OUT.png [--title TEXT] [--split PREFIX]
+
+With --split, builds whose names start with PREFIX (split-K builds) get a
+bar of their own beside the best of the others.
 """
 
 import argparse
@@ -39,23 +42,36 @@ def main():
     p.add_argument("markdown")
     p.add_argument("png")
     p.add_argument("--title", default="FP8 1D2D GEMM on the H200, relative to DeepGEMM")
+    p.add_argument("--split", metavar="PREFIX",
+                   help="plot the builds named PREFIX... as a bar of their own")
     args = p.parse_args()
     rows = [(key, times) for key, times in per_shape_times(args.markdown).items()
             if DEEPGEMM in times]
     if not rows:
         raise SystemExit(f"no timing rows with DeepGEMM in {args.markdown}")
     labels = [f"{m}x{n}x{k}" for (m, n, k, _), _ in rows]
-    ours, cublas = [], []
-    for _, times in rows:
-        tilec = [us for name, us in times.items() if name not in (DEEPGEMM, CUBLAS)]
-        ours.append(times[DEEPGEMM] / min(tilec) if tilec else 0.0)
-        cublas.append(times[DEEPGEMM] / times[CUBLAS] if CUBLAS in times else 0.0)
+    def best(times, keep):
+        tilec = [us for name, us in times.items()
+                 if name not in (DEEPGEMM, CUBLAS) and keep(name)]
+        return times[DEEPGEMM] / min(tilec) if tilec else 0.0
+
+    split = (lambda name: name.startswith(args.split)) if args.split else None
+    bars = [("tilec (best build per shape)" if not split else
+             "tilec, best unsplit build",
+             [best(t, (lambda n: not split(n)) if split else (lambda n: True))
+              for _, t in rows], None)]
+    if split:
+        bars.append((f"tilec, best split-K build ({args.split}*)",
+                     [best(t, split) for _, t in rows], "tab:green"))
+    bars.append(("cuBLASLt (per-tensor scales)",
+                 [t[DEEPGEMM] / t[CUBLAS] if CUBLAS in t else 0.0 for _, t in rows],
+                 "tab:gray"))
     x = range(len(rows))
     fig, ax = plt.subplots(figsize=(max(8, 0.55 * len(rows)), 4.8))
-    width = 0.4
-    ax.bar([i - width / 2 for i in x], ours, width, label="tilec (best build per shape)")
-    ax.bar([i + width / 2 for i in x], cublas, width,
-           label="cuBLASLt (per-tensor scales)", color="tab:gray")
+    width = 0.8 / len(bars)
+    for index, (label, values, color) in enumerate(bars):
+        offset = (index - (len(bars) - 1) / 2) * width
+        ax.bar([i + offset for i in x], values, width, label=label, color=color)
     ax.axhline(1.0, color="black", linewidth=1, label="DeepGEMM fp8_gemm_nt")
     ax.set_xticks(list(x))
     ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=8)
