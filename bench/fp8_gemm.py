@@ -71,6 +71,9 @@ SMALL_SHAPES = [(m, n, k) for m in (1, 128) for n, k in DEEPGEMM_NK]
 
 
 def shape_list(kind):
+    """A named list, or shapes written MxNxK,MxNxK,..."""
+    if "x" in kind:
+        return [tuple(int(v) for v in shape.split("x")) for shape in kind.split(",")]
     lists = {"issue": ISSUE_SHAPES, "forward": FORWARD_SHAPES,
              "partial": PARTIAL_SHAPES, "quick": QUICK_SHAPES,
              "small": SMALL_SHAPES, "none": []}
@@ -373,10 +376,10 @@ def main():
                    help="a bundle of fp8_gemm_1d2d or fp8_gemm_1d1d (repeatable)")
     p.add_argument("--acc-bundle", action="append", default=[],
                    help="a bundle built with -D ACCUMULATE=1 (repeatable)")
-    p.add_argument("--check-shapes", default="all",
-                   choices=["all", "issue", "forward", "partial", "quick", "small", "none"])
-    p.add_argument("--time-shapes", default="all",
-                   choices=["all", "issue", "forward", "partial", "quick", "small", "none"])
+    shapes_help = ("all, issue, forward, partial, quick, small, none, or "
+                   "MxNxK[,MxNxK...]")
+    p.add_argument("--check-shapes", default="all", help=shapes_help)
+    p.add_argument("--time-shapes", default="all", help=shapes_help)
     p.add_argument("--split-bundle", action="append", default=[],
                    help="GEMM.tilec:REDUCE.tilec:SPLIT_K:BLK_M, a split-K "
                         "build of fp8_gemm_1d2d and its splitk_reduce "
