@@ -482,6 +482,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << "a value stands for), got " << attr.getValue();
     return success();
   }
+  if (name == getUnrollAttrHelper().getName()) {
+    auto factor = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<scf::ForOp>(op) || !factor || factor.getInt() < 2)
+      return op->emitError("'")
+             << name.getValue()
+             << "' must be an integer of at least 2 on an scf.for, got "
+             << attr.getValue() << " on '" << op->getName() << "'";
+    return success();
+  }
   return op->emitError("unknown tile dialect attribute '")
          << name.getValue() << "'";
 }

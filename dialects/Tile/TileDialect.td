@@ -21,7 +21,9 @@ def Tile_Dialect : Dialect {
   // Attributes the passes put on ops of other dialects.
   let discardableAttrs = (ins
     "KernelAbiAttr":$kernel_abi,
-    "::mlir::IntegerAttr":$arg
+    "::mlir::IntegerAttr":$arg,
+    // On an scf.for: tile-unroll-loops repeats its body this many times.
+    "::mlir::IntegerAttr":$unroll
   );
   let hasOperationAttrVerify = 1;
   let dependentDialects = [

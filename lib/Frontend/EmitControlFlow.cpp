@@ -288,21 +288,30 @@ void Emitter::emitFor(const ForStmt &stmt) {
 }
 
 /// The bounds of range(...) and unroll(...): (stop), (start, stop) or
-/// (start, stop, step).
+/// (start, stop, step); `unrollFactor`, when given, takes range's
+/// `unroll = N` keyword (null when absent).
 static bool rangeArgs(Emitter &emitter, const ForStmt &stmt,
                       const CallExpr &call, llvm::StringRef name,
-                      const Expr *&start, const Expr *&stop,
-                      const Expr *&step) {
+                      const Expr *&start, const Expr *&stop, const Expr *&step,
+                      const Expr **unrollFactor = nullptr) {
   if (stmt.vars.size() != 1) {
     emitter.error(stmt.vars[1].range,
                   name + "(...) gives one loop variable, not " +
                       llvm::Twine(stmt.vars.size()));
     return false;
   }
-  if (!call.keywords.empty()) {
-    emitter.error(call.keywords.front().nameRange,
-                  name + "(...) takes no keyword arguments; write " + name +
-                      "(start, stop, step)");
+  for (const KeywordArg &keyword : call.keywords) {
+    if (unrollFactor && keyword.name == "unroll" && !*unrollFactor) {
+      *unrollFactor = keyword.value.get();
+      continue;
+    }
+    emitter.error(keyword.nameRange,
+                  unrollFactor
+                      ? name + "(...) takes one keyword argument, 'unroll'; "
+                               "write " +
+                            name + "(start, stop, step, unroll = N)"
+                      : name + "(...) takes no keyword arguments; write " +
+                            name + "(start, stop, step)");
     return false;
   }
   if (call.args.empty() || call.args.size() > 3) {
@@ -317,9 +326,27 @@ static bool rangeArgs(Emitter &emitter, const ForStmt &stmt,
 }
 
 void Emitter::emitRangeFor(const ForStmt &stmt, const CallExpr &iter) {
-  const Expr *startExpr, *stopExpr, *stepExpr;
-  if (!rangeArgs(*this, stmt, iter, "range", startExpr, stopExpr, stepExpr))
+  const Expr *startExpr, *stopExpr, *stepExpr, *unrollExpr = nullptr;
+  if (!rangeArgs(*this, stmt, iter, "range", startExpr, stopExpr, stepExpr,
+                 &unrollExpr))
     return;
+  // `unroll = N`: tile-unroll-loops repeats the body N times per iteration
+  // (and runs the rest in a remainder loop) once the loop holds NVVM ops.
+  int64_t unrollFactor = 1;
+  if (unrollExpr) {
+    std::optional<int64_t> factor =
+        evalConstInt(*unrollExpr, "an unroll factor");
+    if (!factor)
+      return;
+    if (*factor < 1 || *factor > kMaxUnroll) {
+      error(unrollExpr->getRange(), "an unroll factor must be 1 to " +
+                                        llvm::Twine(kMaxUnroll) + ", got " +
+                                        llvm::Twine(*factor));
+      noteParamsIn(*unrollExpr);
+      return;
+    }
+    unrollFactor = *factor;
+  }
   Location l = loc(stmt.getLoc());
   Value lb = startExpr ? evalI32(*startExpr, "a loop bound")
                        : Value(arith::ConstantIntOp::create(
@@ -341,10 +368,13 @@ void Emitter::emitRangeFor(const ForStmt &stmt, const CallExpr &iter) {
   if (!lb || !ub || !step)
     return;
   const ForStmt::Var &var = stmt.vars.front();
-  emitScfFor(stmt, lb, ub, step, [&](Value iv) {
+  scf::ForOp loop = emitScfFor(stmt, lb, ub, step, [&](Value iv) {
     cast<BlockArgument>(iv).setLoc(namedLoc(var.name, var.range));
     declare(Symbol::Kind::LoopVar, var.name, var.range, Val::of(iv));
   });
+  if (loop && unrollFactor > 1)
+    tile::TileDialect::UnrollAttrHelper(builder.getContext())
+        .setAttr(loop, builder.getI64IntegerAttr(unrollFactor));
 }
 
 void Emitter::emitUnrollFor(const ForStmt &stmt, const CallExpr &iter) {
@@ -398,10 +428,11 @@ void Emitter::emitUnrollFor(const ForStmt &stmt, const CallExpr &iter) {
   }
 }
 
-void Emitter::emitScfFor(const ForStmt &stmt, Value lb, Value ub, Value step,
-                         llvm::function_ref<void(Value)> bindVars) {
+scf::ForOp Emitter::emitScfFor(const ForStmt &stmt, Value lb, Value ub,
+                               Value step,
+                               llvm::function_ref<void(Value)> bindVars) {
   if (lb.getType() != ub.getType() || lb.getType() != step.getType())
-    return; // reported by evalI32
+    return {}; // reported by evalI32
   SmallVector<Symbol *> carried;
   collectAssigned(stmt.body, carried);
   SmallVector<Value> inits = materializeCarried(carried, stmt.getRange());
@@ -429,6 +460,7 @@ void Emitter::emitScfFor(const ForStmt &stmt, Value lb, Value ub, Value step,
   for (auto [symbol, result] : llvm::zip(carried, forOp.getResults()))
     if (!symbol->val.isError())
       symbol->val = Val::of(result);
+  return forOp;
 }
 
 void Emitter::emitWhile(const WhileStmt &stmt) {

@@ -505,9 +505,10 @@ private:
   /// The for-iterator builtins: `for ... in range / unroll / tiles(...)`.
   void emitRangeFor(const ForStmt &stmt, const CallExpr &iter);
   void emitUnrollFor(const ForStmt &stmt, const CallExpr &iter);
-  void emitScfFor(const ForStmt &stmt, mlir::Value lb, mlir::Value ub,
-                  mlir::Value step,
-                  llvm::function_ref<void(mlir::Value)> bindVars);
+  /// The loop (null when its bounds did not evaluate).
+  mlir::scf::ForOp emitScfFor(const ForStmt &stmt, mlir::Value lb,
+                              mlir::Value ub, mlir::Value step,
+                              llvm::function_ref<void(mlir::Value)> bindVars);
   void emitWhile(const WhileStmt &stmt);
   void emitIf(const IfStmt &stmt);
 

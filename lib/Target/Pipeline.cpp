@@ -28,6 +28,7 @@ void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm,
   conversion.verifyResult = verifyConversion;
   pm.addPass(tile::createTileConvertToNVVM(conversion));
   pm.addPass(tile::createTileHoistInnermostInvariants());
+  pm.addPass(tile::createTileUnrollLoops());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());

@@ -203,4 +203,41 @@ def TileHoistInnermostInvariants : Pass<"tile-hoist-innermost-invariants", "::ml
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def TileUnrollLoops : Pass<"tile-unroll-loops", "::mlir::ModuleOp"> {
+  let summary = "Unroll the scf.for loops a spec marked with range(..., unroll = N)";
+  let description = [{
+    Runs after tile-hoist-innermost-invariants, on the scf loops of NVVM and
+    LLVM ops that tile-convert-to-nvvm leaves: each loop carrying
+    `tile.unroll = N` becomes a loop whose body is the original body N times
+    (iteration arguments threaded through the copies) and a remainder loop
+    for the last trip count mod N iterations, as CUDA's `#pragma unroll N`
+    does. LLVM's unroller would not do it: it refuses a runtime trip count
+    around convergent operations (barriers, wgmma), and here the trip count
+    is the same on every thread of the loop's scope, which the spec states
+    by the marker. Why: the compiler schedules a K block's scale loads,
+    barrier wait and descriptor arithmetic across iterations (DeepGEMM's
+    math loop is unrolled 8 times).
+
+    Before:
+    ```mlir
+    scf.for %k = %c0 to %n step %c1 {
+      "use"(%k) : (i32) -> ()
+    } {tile.unroll = 2 : i64}
+    ```
+    After:
+    ```mlir
+    %even = ... (%n rounded down to a multiple of 2)
+    scf.for %k = %c0 to %even step %c2 {
+      "use"(%k) : (i32) -> ()
+      %k1 = arith.addi %k, %c1 : i32
+      "use"(%k1) : (i32) -> ()
+    }
+    scf.for %k = %even to %n step %c1 {
+      "use"(%k) : (i32) -> ()
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

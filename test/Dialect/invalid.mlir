@@ -1499,3 +1499,23 @@ tile.kernel @store_index(%v: f32) attributes {target = #tile.target<sm_90a>, war
   // expected-error @below {{'tile.store' op destination index 4 is out of range for dimension 0 of size 4 of '!tile.smem<4x128xf32, none>'}}
   tile.store %v, %s[%c4, %c0] : f32, <4x128xf32, none>
 }
+
+// -----
+
+// tile.unroll marks an scf.for for tile-unroll-loops with a factor of 2 or more.
+func.func @unroll_factor(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'tile.unroll' must be an integer of at least 2 on an scf.for, got 1 : i64 on 'scf.for'}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {tile.unroll = 1 : i64}
+  return
+}
+
+// -----
+
+func.func @unroll_not_a_loop() {
+  // expected-error @below {{'tile.unroll' must be an integer of at least 2 on an scf.for, got 2 : i64 on 'arith.constant'}}
+  %c0 = arith.constant {tile.unroll = 2 : i64} 0 : index
+  return
+}
