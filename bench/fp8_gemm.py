@@ -295,6 +295,7 @@ def timed(fn, flush):
 
 
 DEEPGEMM = "DeepGEMM fp8_gemm_nt"
+PACKAGE = "tilec.deep_gemm (config table)"
 CUBLAS = "cuBLASLt (torch._scaled_mm, per-tensor)"
 
 
@@ -312,7 +313,15 @@ def summary_row(m, n, k, case, rows, best, flops):
             f"| {ratio(times.get(CUBLAS), best[1])} |")
 
 
-def run_timing(bundles, shapes, dg, passed, flush, gen, lines):
+def package_call(tdg, case, inp, d) -> Optional[object]:
+    """tilec.deep_gemm.fp8_gemm_nt as a user calls it (the config table's
+    kernel), for the cases DeepGEMM's 1D2D call covers."""
+    if tdg is None or case.recipe != "1d2d" or case.accumulate:
+        return None
+    return lambda: tdg.fp8_gemm_nt((inp.a, inp.sfa_mn), (inp.b, inp.sfb), d)
+
+
+def run_timing(bundles, shapes, dg, passed, flush, gen, lines, tdg=None):
     lines += ["", "| M | N | K | case | kernel | us | TFLOP/s | vs DeepGEMM "
               "| vs cuBLASLt |", "|---:|---:|---:|---|---|---:|---:|---:|---:|"]
     summary = ["", "| M | N | K | case | DeepGEMM | cuBLASLt | best tilec | "
@@ -326,6 +335,9 @@ def run_timing(bundles, shapes, dg, passed, flush, gen, lines):
             call = deep_gemm_call(dg, case, inp, d)
             if call is not None:
                 fns[DEEPGEMM] = call
+            call = package_call(tdg, case, inp, d)
+            if call is not None:
+                fns[PACKAGE] = call
             one = torch.ones((), device=DEVICE, dtype=torch.float32)
             try:
                 scaled_mm = lambda: torch._scaled_mm(  # noqa: E731
@@ -354,7 +366,7 @@ def run_timing(bundles, shapes, dg, passed, flush, gen, lines):
             rows = list(times.items())
             best = None
             for name, ms in rows:
-                if name not in (DEEPGEMM, CUBLAS) and (best is None or ms < best[1]):
+                if name not in (DEEPGEMM, CUBLAS, PACKAGE) and (best is None or ms < best[1]):
                     best = (name, ms)
             base = dict(rows).get(DEEPGEMM)
             cublas = dict(rows).get(CUBLAS)
@@ -388,6 +400,9 @@ def main():
                    help="time single calls after evicting L2 (default: CUDA "
                         "graphs of back-to-back calls)")
     p.add_argument("--no-deepgemm", action="store_true")
+    p.add_argument("--package", action="store_true",
+                   help="also time tilec.deep_gemm.fp8_gemm_nt (the installed "
+                        "package and its config table)")
     p.add_argument("--markdown", help="append the tables to this file")
     args = p.parse_args()
 
@@ -416,7 +431,11 @@ def main():
     lines = []
     passed = run_checks(bundles, shape_list(args.check_shapes), dg, gen, lines)
     flush = gb.l2_flush_buffer() if args.flush_l2 else None
-    run_timing(bundles, shape_list(args.time_shapes), dg, passed, flush, gen, lines)
+    tdg = None
+    if args.package:
+        import tilec.deep_gemm as tdg
+    run_timing(bundles, shape_list(args.time_shapes), dg, passed, flush, gen,
+               lines, tdg)
     gb.append_markdown(args.markdown, lines)
     ok = all(passed.values())
     print("all checks passed" if ok else "SOME CHECKS FAILED", flush=True)
