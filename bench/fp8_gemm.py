@@ -246,10 +246,12 @@ def verdict(d, c, inp):
     return quant.calc_diff(d.float() - c, inp.product), nan
 
 
-def problems(bundles, shapes, gen):
+def problems(bundles, shapes, gen, extra_cases=()):
     """(shape, Inputs, the bundles' cases of its recipe) for every shape and
-    recipe some bundle runs; each problem's tensors are freed after use."""
-    cases = sorted({c for b in bundles for c in b.cases}, key=Case.label)
+    recipe some bundle (or `extra_cases`) runs; each problem's tensors are
+    freed after use."""
+    cases = sorted({c for b in bundles for c in b.cases} | set(extra_cases),
+                   key=Case.label)
     for m, n, k in shapes:
         for recipe in ("1d2d", "1d1d"):
             mine = [c for c in cases if c.recipe == recipe]
@@ -327,7 +329,8 @@ def run_timing(bundles, shapes, dg, passed, flush, gen, lines, tdg=None):
     summary = ["", "| M | N | K | case | DeepGEMM | cuBLASLt | best tilec | "
                "TFLOP/s | vs DeepGEMM | vs cuBLASLt |",
                "|---:|---:|---:|---|---:|---:|---|---:|---:|---:|"]
-    for (m, n, k), inp, cases in problems(bundles, shapes, gen):
+    extra = [Case("1d2d", torch.bfloat16, False)] if tdg is not None else []
+    for (m, n, k), inp, cases in problems(bundles, shapes, gen, extra):
         flops = 2.0 * m * n * k
         for case in cases:
             d, _ = fresh_output(case, inp, gen)
