@@ -108,9 +108,16 @@ constexpr TableRow kFp8Table[] = {
     {128, 0, false, 64, 128,
      "M <= 128: one 64-row consumer, 64x128 (0.98-1.06x DeepGEMM at "
      "128x7168x16384, bench/results/2026-12-01-fp8-gemm.md)"},
+    {0, 2112, true, 128, 128,
+     "N <= 2112, tiles enough for the SMs: 128x128 with the B scales from "
+     "global memory (118.8 us at 4096x2112x7168 against 124.9 staged, run "
+     "11; 128x64 took 149.4 us there, run 16, of "
+     "bench/results/2026-12-01-fp8-gemm.md)",
+     /*twoWavesMulticastA=*/false, /*only1D2D=*/false, /*unroll=*/1,
+     /*globalScales=*/true},
     {0, 2112, false, 128, 64,
-     "N <= 2112: 128x64 fills the waves (8 waves at 4096x2112; by wave "
-     "count, not measured)"},
+     "N <= 2112, few tiles: 128x64 for more CTAs (by wave count, not "
+     "measured)"},
     {0, 0, true, 256, 128,
      "large: 256x128, two waves per warpgroup, A multicast (DeepGEMM's "
      "choice; 0.85-0.97x DeepGEMM on the large shapes, run 5 of "
