@@ -108,6 +108,13 @@ constexpr TableRow kFp8Table[] = {
     {128, 0, false, 64, 128,
      "M <= 128: one 64-row consumer, 64x128 (0.98-1.06x DeepGEMM at "
      "128x7168x16384, bench/results/2026-12-01-fp8-gemm.md)"},
+    {0, 1024, false, 128, 144,
+     "N <= 1024: 128x144, tiles spanning two B scale blocks, B scales from "
+     "global memory (39.1 us at 4096x576x7168 against 47.5 for 128x128: "
+     "4 column tiles instead of 4.5, run 18 of "
+     "bench/results/2026-12-01-fp8-gemm.md; measured at N = 576 only)",
+     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/1,
+     /*globalScales=*/true},
     {0, 2112, true, 128, 128,
      "N <= 2112, tiles enough for the SMs: 128x128 with the B scales from "
      "global memory (118.8 us at 4096x2112x7168 against 124.9 staged, run "
