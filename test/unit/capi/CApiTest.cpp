@@ -328,7 +328,8 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       // f32 output: 128x256 leaves too little room for stages.
       {"bf16_gemm_nt", 4096, 4096, 4096, "f32", 128, 128, 5},
       // FP8: 64x32 for M <= 64 and N <= 1024 and for M <= 128 and N <=
-      // 2112, 64x64 (1D2D) for small M and N <= 4096, 64x128 for small M,
+      // 2112, 64x64 (1D2D) for M <= 64 and N <= 8192 and for M <= 128 and
+      // N <= 4096, 64x128 for small M,
       // 128x144 (1D2D) for N <= 1024, 128x128 for N <= 2112 when its tiles
       // fill the SMs, else 128x64 there,
       // else (1D2D, bf16 out) 256x128 in two waves with A multicast, else
@@ -339,7 +340,8 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       {"fp8_gemm_1d2d", 128, 7168, 16384, nullptr, 64, 128, 8},
       {"fp8_gemm_1d2d", 1, 4096, 7168, nullptr, 64, 64, 12},
       {"fp8_gemm_1d2d", 128, 4096, 7168, nullptr, 64, 64, 12},
-      {"fp8_gemm_1d2d", 1, 7168, 16384, nullptr, 64, 128, 8},
+      {"fp8_gemm_1d2d", 1, 7168, 16384, nullptr, 64, 64, 12},
+      {"fp8_gemm_1d2d", 1, 24576, 1536, nullptr, 64, 128, 8},
       {"fp8_gemm_1d1d", 128, 4096, 7168, "f32", 64, 128, 7}, // not 64x64
       {"fp8_gemm_1d2d", 4096, 2112, 7168, nullptr, 128, 128, 5},
       {"fp8_gemm_1d2d", 4096, 576, 7168, nullptr, 128, 144, 5},
