@@ -307,8 +307,9 @@ static bool rangeArgs(Emitter &emitter, const ForStmt &stmt,
     }
     emitter.error(keyword.nameRange,
                   unrollFactor
-                      ? name + "(...) takes one keyword argument, 'unroll'; "
-                               "write " +
+                      ? name +
+                            "(...) takes one keyword argument, 'unroll'; "
+                            "write " +
                             name + "(start, stop, step, unroll = N)"
                       : name + "(...) takes no keyword arguments; write " +
                             name + "(start, stop, step)");

@@ -36,9 +36,9 @@ struct UnrollLoopsPass
       if (!getConstantIntValue(loop.getUpperBound()) ||
           !getConstantIntValue(loop.getLowerBound())) {
         OpBuilder builder(loop);
-        loop.setUpperBound(arith::MaxSIOp::create(
-            builder, loop.getLoc(), loop.getUpperBound(),
-            loop.getLowerBound()));
+        loop.setUpperBound(arith::MaxSIOp::create(builder, loop.getLoc(),
+                                                  loop.getUpperBound(),
+                                                  loop.getLowerBound()));
       }
       if (failed(tilec::unrollScfFor(loop, factor))) {
         loop.emitError("cannot unroll this loop by ") << factor;
