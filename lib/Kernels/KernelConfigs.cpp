@@ -93,6 +93,11 @@ constexpr TableRow kFp8Table[] = {
      "1x2112x7168, 1.03x at 1x4096x7168, 1.02-1.19x the 64x128 build at "
      "1x7168x16384: runs 12 and 14 of bench/results/2026-12-01-fp8-gemm.md)",
      /*twoWavesMulticastA=*/false, /*only1D2D=*/true},
+    {64, 0, false, 64, 128,
+     "M <= 64: one 64-row consumer, 64x128 (1.25x the 128x128 build at "
+     "1x24576x1536, 1.20x at 1x32768x512: run 12 of "
+     "bench/results/2026-12-01-fp8-gemm.md)",
+     /*twoWavesMulticastA=*/false, /*only1D2D=*/true},
     {128, 2112, false, 64, 32,
      "M <= 128, N <= 2112: 64x32, the most CTAs, K loop unrolled 4 times "
      "with the B scales from global memory (1.12-1.14x the staged, not "
@@ -103,6 +108,16 @@ constexpr TableRow kFp8Table[] = {
     {128, 4096, false, 64, 64,
      "M <= 128, N <= 4096: 64x64, twice the CTAs of 64x128 (1.06x its "
      "speed at 1x4096x7168, 1.31x at 128x4096x7168: run 11 of "
+     "bench/results/2026-12-01-fp8-gemm.md)",
+     /*twoWavesMulticastA=*/false, /*only1D2D=*/true},
+    {128, 8192, false, 64, 128,
+     "M <= 128, N <= 8192: one 64-row consumer, 64x128 (1.06-1.08x "
+     "DeepGEMM at 128x7168x16384, 1.01x at 128x7168x2048: runs 14 and 16 "
+     "of bench/results/2026-12-01-fp8-gemm.md)",
+     /*twoWavesMulticastA=*/false, /*only1D2D=*/true},
+    {128, 0, false, 128, 128,
+     "M <= 128, N > 8192: 128x128 (1.15x the 64x128 build at "
+     "128x24576x1536, 1.38x at 128x32768x512: run 12 of "
      "bench/results/2026-12-01-fp8-gemm.md)",
      /*twoWavesMulticastA=*/false, /*only1D2D=*/true},
     {128, 0, false, 64, 128,
