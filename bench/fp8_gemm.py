@@ -130,7 +130,6 @@ class SplitK:
     def __init__(self, gemm, reduce, splits, block_m):
         self.gemm, self.reduce = gemm, reduce
         self.splits, self.block_m = splits, block_m
-        self.args = gemm.args
         self.workspaces = {}
 
     def __call__(self, a, b, d, sfa, sfb):
