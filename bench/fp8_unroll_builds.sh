@@ -7,21 +7,14 @@
 set -euo pipefail
 dir=${1:?usage: fp8_unroll_builds.sh DIR [TILEC]}
 tilec=${2:-build/bin/tilec}
-spec=$(cd "$(dirname "$0")/.." && pwd)/lib/Kernels/fp8_gemm_1d2d.tile
 mkdir -p "$dir"
-args=()
-# name: BLK_M BLK_N MAX_KB [extra -D ...]
+source "$(dirname "$0")/fp8_build_lib.sh"
+# name:BLK_M:BLK_N:MAX_KB[:extra -D ...]
 for cfg in "64x32:64:32:128" "64x32n:64:32:0" "64x64:64:64:128" "64x128:64:128:128" \
            "w2:256:128:0:WAVES=2:CLUSTER_N=2"; do
-  IFS=: read -r name bm bn kb extra1 extra2 <<<"$cfg"
-  flags=(-D BLK_M=$bm -D BLK_N=$bn -D MAX_KB=$kb)
-  [ -n "${extra1:-}" ] && flags+=(-D "$extra1")
-  [ -n "${extra2:-}" ] && flags+=(-D "$extra2")
+  IFS=: read -r name bm bn kb extra <<<"$cfg"
   for u in 1 2 4 8; do
-    start=$(date +%s.%N)
-    "$tilec" "$spec" "${flags[@]}" -D UNROLL=$u -o "$dir/${name}_u$u.tilec" >&2
-    echo "${name}_u$u: compiled in $(echo "$(date +%s.%N) - $start" | bc) s" >&2
-    args+=(--bundle "$dir/${name}_u$u.tilec")
+    fp8_build "${name}_u$u" BLK_M=$bm BLK_N=$bn MAX_KB=$kb UNROLL=$u ${extra//:/ }
   done
 done
 echo "${args[@]}"

@@ -478,7 +478,42 @@ LogicalResult CopyAsyncOp::verify() {
   if (failed(verifyTileIndices(*this, "shared tile", smem, getSmemIndices(),
                                std::nullopt)))
     return failure();
+  if (failed(verifyCopyExtent()))
+    return failure();
   return verifyBarrierIndex(*this, getBarrier(), getBarrierIndex());
+}
+
+std::pair<int64_t, int64_t> CopyAsyncOp::getMovedExtent() {
+  ArrayRef<int64_t> shape = getSmemType().getShape();
+  if (std::optional<ArrayRef<int64_t>> extent = getExtent())
+    return {(*extent)[0], (*extent)[1]};
+  if (getGlobalType().getRank() == 1)
+    return {1, shape.back()};
+  return {shape[shape.size() - 2], shape.back()};
+}
+
+LogicalResult CopyAsyncOp::verifyCopyExtent() {
+  std::optional<ArrayRef<int64_t>> extent = getExtent();
+  if (!extent)
+    return success();
+  if (getGlobalType().getRank() == 1)
+    return emitOpError("extent applies to 2-D tiles; a rank-1 tensor copies "
+                       "the whole 1-D tile");
+  if (extent->size() != 2)
+    return emitOpError("extent is [rows, cols], got ")
+           << extent->size() << " values";
+  ArrayRef<int64_t> shape = getSmemType().getShape();
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  if ((*extent)[0] < 1 || (*extent)[0] > rows || (*extent)[1] < 1 ||
+      (*extent)[1] > cols)
+    return emitOpError("extent ")
+           << (*extent)[0] << "x" << (*extent)[1]
+           << " must lie within the tile of " << rows << "x" << cols;
+  if ((*extent)[1] < cols && rows != 1)
+    return emitOpError("a copy of part of each row needs a one-row tile, "
+                       "got a tile of ")
+           << rows << "x" << cols;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -348,6 +348,11 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
     `multicast` is a cluster CTA mask; `cta_group 2` is Blackwell's 2-CTA form
     that signals the leader CTA's barrier.
 
+    `extent = [rows, cols]` moves only the top-left rows x cols of the tile
+    (a 64-row wgmma operand of which a small-M kernel loads 16 rows): fewer
+    rows of any tile TMA fills in one box height, fewer columns of a one-row
+    tile. The rest of the tile is left as it was.
+
     ```mlir
     tile.copy_async %a_smem[%s], %A[%m, %k] barrier %full[%s]
         : !tile.smem<4x128x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>,
@@ -365,6 +370,7 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
                        OptionalAttr<I64Attr>:$multicast,
                        DefaultValuedAttr<I64Attr, "1">:$cta_group,
                        UnitAttr:$reduce_add,
+                       OptionalAttr<DenseI64ArrayAttr>:$extent,
                        OptionalAttr<Tile_TensorMapParamAttr>:$tensormap);
   let assemblyFormat = [{
     $dst `[` $dstIndices `]` `,` $src `[` $srcIndices `]`
@@ -389,6 +395,9 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
     ::mlir::OperandRange getGlobalIndices() {
       return isLoad() ? getSrcIndices() : getDstIndices();
     }
+    /// Rows and columns the copy moves: `extent`, else the whole tile.
+    std::pair<int64_t, int64_t> getMovedExtent();
+    ::mlir::LogicalResult verifyCopyExtent();
   }];
   let hasVerifier = 1;
 }

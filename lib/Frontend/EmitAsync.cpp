@@ -77,10 +77,18 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
   auto global = globalRef.base.getValueType<tile::GlobalType>();
   SmallVector<Value> smemIndices, globalIndices;
   SmallVector<std::optional<int64_t>> extents;
-  bool tileIndicesOk = global.getRank() == 1
-                           ? vectorTileIndices(smemRef, smemIndices)
-                           : smemTileIndices(smemRef, /*withRow=*/false,
-                                             "copy_async", smemIndices);
+  // The rows and columns of the tile the copy moves (a prefix or all).
+  ArrayRef<int64_t> smemShape = smem.getShape();
+  std::pair<int64_t, int64_t> moved = {
+      smemShape.size() >= 2 ? smemShape[smemShape.size() - 2] : 1,
+      smemShape.back()};
+  const std::pair<int64_t, int64_t> wholeTile = moved;
+  bool tileIndicesOk =
+      global.getRank() == 1
+          ? vectorTileIndices(smemRef, smemIndices)
+          : smemTileIndices(smemRef, /*withRow=*/false, "copy_async",
+                            smemIndices, /*rowExtent=*/nullptr,
+                            /*firstColumn=*/false, &moved);
   if (!tileIndicesOk || !globalCoords(globalRef, globalIndices, extents))
     return Val::error();
   // The box in global memory is the shared tile: check the ranges written.
@@ -101,13 +109,19 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
     size_t tileDim = srank - (grank - i);
     if (srank < grank - i)
       continue;
-    int64_t expected = smem.getShape()[tileDim];
+    bool isRows = i + 2 == grank;
+    int64_t expected = grank == 1 ? smem.getShape()[tileDim]
+                       : isRows   ? moved.first
+                                  : moved.second;
     if (*extents[i] != expected) {
-      bool isRows = i + 2 == grank;
-      error(item.range, "this range spans " + llvm::Twine(*extents[i]) +
-                            " elements, but the tile of '" + smemRef.name() +
-                            "' has " + llvm::Twine(expected) +
-                            (isRows ? " rows" : " columns"));
+      std::string what =
+          llvm::Twine(expected).str() + (isRows ? " rows" : " columns");
+      error(item.range,
+            "this range spans " + llvm::Twine(*extents[i]) + " elements, but " +
+                (moved == wholeTile
+                     ? "the tile of '" + smemRef.name() + "' has " + what
+                     : "the copy moves " + what + " of '" + smemRef.name() +
+                           "'"));
       noteDeclaration(*this, smemRef);
       return Val::error();
     }
@@ -160,10 +174,14 @@ Val Emitter::emitCopyAsync(const CallExpr &call) {
       load ? ValueRange(smemIndices) : ValueRange(globalIndices);
   ValueRange srcIndices =
       load ? ValueRange(globalIndices) : ValueRange(smemIndices);
-  tile::CopyAsyncOp::create(builder, loc(call.getLoc()), dstValue, dstIndices,
-                            srcValue, srcIndices, barrier, barrierIdx, dispatch,
-                            multicast, static_cast<uint64_t>(*ctaGroup),
-                            reduceAdd, /*tensormap=*/nullptr);
+  tile::CopyAsyncOp::create(
+      builder, loc(call.getLoc()), dstValue, dstIndices, srcValue, srcIndices,
+      barrier, barrierIdx, dispatch, multicast,
+      static_cast<uint64_t>(*ctaGroup), reduceAdd,
+      moved == wholeTile
+          ? DenseI64ArrayAttr()
+          : builder.getDenseI64ArrayAttr({moved.first, moved.second}),
+      /*tensormap=*/nullptr);
   return Val::error();
 }
 

@@ -137,18 +137,27 @@ Value Emitter::startOf(const IndexItem &item) {
                                       builder.getI32Type(), 0);
 }
 
-/// Whether `item` covers a whole dimension of `size`: absent, `:`, or a
-/// range from 0 to size.
-static bool coversWhole(Emitter &emitter, const IndexItem &item, int64_t size) {
+/// The length of `item` when it is a range from 0 to a constant (`:` and
+/// an absent index: `size`).
+static std::optional<int64_t>
+prefixLength(Emitter &emitter, const IndexItem &item, int64_t size) {
   if (item.kind == IndexItem::Kind::Full)
-    return true;
+    return size;
   if (item.kind != IndexItem::Kind::Range)
-    return false;
+    return std::nullopt;
   std::optional<int64_t> start =
       item.start ? emitter.tryFoldInt(*item.start) : std::optional<int64_t>(0);
   std::optional<int64_t> stop =
       item.stop ? emitter.tryFoldInt(*item.stop) : std::optional<int64_t>(size);
-  return start == 0 && stop == size;
+  if (start != 0 || !stop)
+    return std::nullopt;
+  return stop;
+}
+
+/// Whether `item` covers a whole dimension of `size`: absent, `:`, or a
+/// range from 0 to size.
+static bool coversWhole(Emitter &emitter, const IndexItem &item, int64_t size) {
+  return prefixLength(emitter, item, size) == size;
 }
 
 bool Emitter::leadingTileIndices(const BufferRef &ref, size_t lead,
@@ -176,7 +185,8 @@ bool Emitter::smemTileIndices(const BufferRef &ref, bool withRow,
                               llvm::StringRef opName,
                               SmallVectorImpl<Value> &indices,
                               std::optional<int64_t> *rowExtent,
-                              bool firstColumn) {
+                              bool firstColumn,
+                              std::pair<int64_t, int64_t> *moved) {
   auto type = ref.base.getValueType<tile::SmemType>();
   if (!type) {
     error(ref.getRange(), opName + " needs a shared-memory buffer here, got " +
@@ -221,6 +231,23 @@ bool Emitter::smemTileIndices(const BufferRef &ref, bool withRow,
   const IndexItem &colItem =
       ref.items.size() > lead + 1 ? ref.items[lead + 1] : whole;
   int64_t rows = shape[rank - 2], cols = shape[rank - 1];
+  if (moved) {
+    // The verifier and tile-dispatch check which prefixes TMA can move.
+    std::optional<int64_t> movedRows = prefixLength(*this, rowItem, rows);
+    std::optional<int64_t> movedCols = prefixLength(*this, colItem, cols);
+    for (auto [item, length, what] :
+         {std::tuple(&rowItem, movedRows, "rows"),
+          std::tuple(&colItem, movedCols, "columns")}) {
+      if (!length) {
+        error(item->range, opName + " moves a whole tile or its first " + what +
+                               ": write ':' or '0 : N' with a "
+                               "constant N");
+        return false;
+      }
+    }
+    *moved = {*movedRows, *movedCols};
+    return true;
+  }
   if (withRow) {
     // An MN-major MMA operand picks its first column instead of its first row.
     const IndexItem &item = firstColumn ? colItem : rowItem;
@@ -235,10 +262,8 @@ bool Emitter::smemTileIndices(const BufferRef &ref, bool withRow,
     indices.push_back(start);
     if (rowExtent)
       *rowExtent = extentOf(item, firstColumn ? cols : rows);
-  } else if (!coversWhole(*this, rowItem, rows)) {
-    error(rowItem.range, opName + " moves whole tiles: write '" + name +
-                             "[...]' or '" + name + "[..., :, :]'");
-    return false;
+  } else {
+    assert(moved && "a whole-tile operand without a first row is a copy");
   }
   if (firstColumn) {
     if (!coversWhole(*this, rowItem, rows)) {

@@ -407,11 +407,15 @@ public:
   /// The first `lead` indices of `ref`, each selecting one tile.
   bool leadingTileIndices(const BufferRef &ref, size_t lead,
                           llvm::SmallVectorImpl<mlir::Value> &indices);
+  /// Without `withRow`, `moved` (when given) lets the tile's rows and
+  /// columns be constant prefixes (`0 : R`) and receives them (copy_async's
+  /// extent); otherwise the tile is whole.
   bool smemTileIndices(const BufferRef &ref, bool withRow,
                        llvm::StringRef opName,
                        llvm::SmallVectorImpl<mlir::Value> &indices,
                        std::optional<int64_t> *rowExtent = nullptr,
-                       bool firstColumn = false);
+                       bool firstColumn = false,
+                       std::pair<int64_t, int64_t> *moved = nullptr);
   /// The element coordinates of a global box, and the extent of each
   /// dimension where it is written as a range.
   bool globalCoords(const BufferRef &ref,

@@ -178,6 +178,12 @@ int64_t stagedScaleBlocks(const KernelFamily &family, int64_t k) {
   return k > 4096 ? 128 : 0;
 }
 
+/// Consumer warpgroups of an FP8 spec (its CONSUMERS): one per 64 * waves
+/// rows, and one for the tiles of 16 and 32 rows.
+int64_t fp8Consumers(int64_t blockM, int64_t waves) {
+  return std::max<int64_t>(1, blockM / (64 * waves));
+}
+
 /// The shared memory of one configuration, buffer by buffer as the family's
 /// spec declares them.
 int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
@@ -186,18 +192,22 @@ int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
   constexpr int64_t kSwizzle128Alignment = 1024;
   constexpr int64_t kPlainAlignment = 128;
   int64_t inBytes = isBf16(family) ? 2 : 1;
-  int64_t dRows = isBf16(family) ? blockM : (blockM / 64) * 64;
+  // The FP8 specs' A stages and output waves hold 64 rows at least: a tile
+  // of 16 or 32 rows still runs a 64-row wgmma (fp8_gemm_1d2d.tile, A_ROWS).
+  int64_t consumers = fp8Consumers(blockM, /*waves=*/1);
+  int64_t aRows = isBf16(family) ? blockM : std::max<int64_t>(64, blockM);
+  int64_t dRows = isBf16(family) ? blockM : consumers * 64;
   SmallVector<std::pair<int64_t, int64_t>> buffers = {
-      {stages * blockM * blockK * inBytes, kSwizzle128Alignment},
+      {stages * aRows * blockK * inBytes, kSwizzle128Alignment},
       {stages * blockN * blockK * inBytes, kSwizzle128Alignment},
       {dRows * blockN * outBytes, swizzledAlignment(blockN * outBytes)}};
   if (!isBf16(family))
-    buffers.push_back({stages * blockM * 4, kPlainAlignment}); // A scales
-  if (family.kind == FamilyKind::Fp8Gemm1D1D)                  // B scales
+    buffers.push_back({stages * aRows * 4, kPlainAlignment}); // A scales
+  if (family.kind == FamilyKind::Fp8Gemm1D1D)                 // B scales
     buffers.push_back({stages * alignTo(blockN, 32) * 4, kPlainAlignment});
   if (family.kind == FamilyKind::Fp8Gemm1D2D) // staged B scales, per consumer
     buffers.push_back(
-        {std::min<int64_t>(2, blockM / 64) * (128 % blockN ? 2 : 1) *
+        {std::min<int64_t>(2, consumers) * (128 % blockN ? 2 : 1) *
              std::max<int64_t>(stagedBlocks, 1) * 4,
          kPlainAlignment});
   return layoutSharedMemory(buffers, /*barriers=*/2 * stages);
@@ -341,7 +351,7 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     config.stages = stages;
     const int64_t waves = row.twoWavesMulticastA ? 2 : 1;
     config.threads =
-        isBf16(family) ? 384 : (row.blockM / (64 * waves) + 1) * 128;
+        isBf16(family) ? 384 : (fp8Consumers(row.blockM, waves) + 1) * 128;
     // Persistent grids: one CTA per SM, whatever the tile count.
     config.grid = {static_cast<unsigned>(smCount), 1, 1};
     config.numTiles = tiles;

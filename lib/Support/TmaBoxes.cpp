@@ -58,4 +58,37 @@ llvm::Expected<TmaBoxPlan> planTmaBoxes(const SmemTileLayout &L) {
   return Plan;
 }
 
+llvm::Expected<TmaBoxPlan> planTmaBoxPrefix(const SmemTileLayout &L,
+                                            uint32_t Rows, uint32_t Cols) {
+  llvm::Expected<TmaBoxPlan> Plan = planTmaBoxes(L);
+  if (!Plan || (Rows == L.Rows && Cols == L.Cols))
+    return Plan;
+  if (Rows < 1 || Rows > L.Rows || Cols < 1 || Cols > L.Cols)
+    return encodingError("a copy of {0}x{1} elements does not fit the {2}x{3} "
+                         "tile",
+                         Rows, Cols, L.Rows, L.Cols);
+  if (Rows < L.Rows && Plan->BoxRows != L.Rows)
+    return encodingError("a copy of the first {0} rows needs a tile TMA fills "
+                         "in one box height, but the {1} rows take boxes of "
+                         "{2}",
+                         Rows, L.Rows, Plan->BoxRows);
+  if (Cols < L.Cols) {
+    // Part of each row: only a one-row, one-block tile keeps its columns
+    // where a narrower box puts them.
+    if (L.Rows != 1 || L.numBlocks() != 1)
+      return encodingError("a copy of the first {0} of {1} columns needs a "
+                           "one-row tile in one column block",
+                           Cols, L.Cols);
+    if ((Cols * L.ElemBytes) % 16 != 0)
+      return encodingError("tma boxes span a multiple of 16 bytes, but {0} "
+                           "columns are {1} bytes",
+                           Cols, Cols * L.ElemBytes);
+    Plan->BoxCols = Cols;
+  }
+  Plan->BoxRows = Rows;
+  Plan->BoxBytes = Rows * Plan->BoxCols * L.ElemBytes;
+  Plan->TotalBytes = Plan->BoxBytes * Plan->Boxes.size();
+  return Plan;
+}
+
 } // namespace tilec

@@ -65,6 +65,15 @@ struct TmaBoxPlan {
 /// issues one copy per box.
 llvm::Expected<TmaBoxPlan> planTmaBoxes(const SmemTileLayout &L);
 
+/// The boxes that move only the top-left \p Rows x \p Cols of tile \p L:
+/// planTmaBoxes's boxes cut to \p Rows rows (the tile must take one box
+/// height) or, for a one-row tile, to \p Cols columns (a multiple of 16
+/// bytes). Each box keeps its destination, so the elements moved land where
+/// a whole-tile copy puts them. Why: a 64-row MMA operand of which a kernel
+/// loads only its valid rows.
+llvm::Expected<TmaBoxPlan> planTmaBoxPrefix(const SmemTileLayout &L,
+                                            uint32_t Rows, uint32_t Cols);
+
 } // namespace tilec
 
 #endif // TILEC_SUPPORT_TMABOXES_H

@@ -62,7 +62,7 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
       }
       copy.setDispatchAttr(CopyDispatchAttr::get(ctx, CopyDispatch::tma));
       SmemType smem = copy.getSmemType();
-      tilec::TmaBoxPlan plan = getTmaBoxPlan(smem);
+      tilec::TmaBoxPlan plan = getCopyBoxPlan(copy);
       GlobalType global = copy.getGlobalType();
       // Box dims outermost first; dimensions above the tile get extent 1.
       SmallVector<int64_t> box(global.getRank(), 1);
@@ -232,12 +232,7 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
   LogicalResult checkCopy(KernelOp kernel, CopyAsyncOp copy) {
     if (getArgNumber(copy.getGlobal()) < 0)
       return copy.emitOpError("global operand must be a kernel argument");
-    SmemType smem = copy.getSmemType();
-    auto layout = getTileLayout(smem);
-    if (!layout)
-      return copy.emitOpError("shared tile cannot be copied by TMA: ")
-             << llvm::toString(layout.takeError());
-    auto plan = tilec::planTmaBoxes(*layout);
+    auto plan = planCopyBoxes(copy);
     if (!plan)
       return copy.emitOpError("shared tile cannot be copied by TMA: ")
              << llvm::toString(plan.takeError());

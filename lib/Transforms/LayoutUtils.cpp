@@ -13,10 +13,17 @@ llvm::Expected<tilec::SmemTileLayout> mlir::tile::getTileLayout(SmemType type) {
                                    tilec::NoSwizzleLayout::RowMajor);
 }
 
-tilec::TmaBoxPlan mlir::tile::getTmaBoxPlan(SmemType type) {
-  return llvm::cantFail(
-      tilec::planTmaBoxes(llvm::cantFail(getTileLayout(type))),
-      "tile-dispatch checks that TMA can copy the tile");
+llvm::Expected<tilec::TmaBoxPlan> mlir::tile::planCopyBoxes(CopyAsyncOp copy) {
+  auto layout = getTileLayout(copy.getSmemType());
+  if (!layout)
+    return layout.takeError();
+  auto [rows, cols] = copy.getMovedExtent();
+  return tilec::planTmaBoxPrefix(*layout, rows, cols);
+}
+
+tilec::TmaBoxPlan mlir::tile::getCopyBoxPlan(CopyAsyncOp copy) {
+  return llvm::cantFail(planCopyBoxes(copy),
+                        "tile-dispatch checks that TMA can copy the tile");
 }
 
 int64_t mlir::tile::getTileStride(SmemType type, unsigned leadingDim) {

@@ -14,9 +14,12 @@ namespace mlir::tile {
 /// which the gemm_async verifier enforces).
 llvm::Expected<tilec::SmemTileLayout> getTileLayout(SmemType type);
 
-/// The TMA boxes of one tile of `type`, for a copy that tile-dispatch
-/// accepted (it reports the layout and plan errors).
-tilec::TmaBoxPlan getTmaBoxPlan(SmemType type);
+/// The TMA boxes of `copy`: its tile, or the part its `extent` names.
+llvm::Expected<tilec::TmaBoxPlan> planCopyBoxes(CopyAsyncOp copy);
+
+/// planCopyBoxes for a copy that tile-dispatch accepted (it reports the
+/// layout and plan errors).
+tilec::TmaBoxPlan getCopyBoxPlan(CopyAsyncOp copy);
 
 /// Bytes from a buffer's base to the tile selected by `leading` indices
 /// (all but the two innermost dimensions), as a multiple of the tile size.

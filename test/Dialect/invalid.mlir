@@ -237,6 +237,46 @@ tile.kernel @copy_rank1_smem(%A: !tile.global<?x?xbf16>) attributes {target = #t
 
 // -----
 
+tile.kernel @copy_extent_outside(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op extent 80x64 must lie within the tile of 64x64}}
+  tile.copy_async %a[], %A[%c0, %c0] barrier %b[%c0] {extent = array<i64: 80, 64>} : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @copy_extent_arity(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op extent is [rows, cols], got 1 values}}
+  tile.copy_async %a[], %A[%c0, %c0] barrier %b[%c0] {extent = array<i64: 16>} : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @copy_extent_part_rows(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op a copy of part of each row needs a one-row tile, got a tile of 64x64}}
+  tile.copy_async %a[], %A[%c0, %c0] barrier %b[%c0] {extent = array<i64: 64, 32>} : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 1>
+}
+
+// -----
+
+tile.kernel @copy_extent_vector(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64xf32, none>
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.copy_async' op extent applies to 2-D tiles; a rank-1 tensor copies the whole 1-D tile}}
+  tile.copy_async %a[], %X[%c0] barrier %b[%c0] {extent = array<i64: 1, 16>} : !tile.smem<64xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
+}
+
+// -----
+
 tile.kernel @copy_smem_indices(%A: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<2x64x64xbf16, swizzle_128b>
   %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>

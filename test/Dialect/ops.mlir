@@ -59,6 +59,9 @@ tile.kernel @hopper_ws_gemm(%A: !tile.global<?x?xbf16>, %B: !tile.global<?x?xbf1
             : !tile.smem<4x128x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 4>
         tile.copy_async %b[%s], %B[%n0, %k0] barrier %full[%s] {dispatch = #tile.copy_dispatch<tma>}
             : !tile.smem<4x256x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 4>
+        // CHECK: tile.copy_async %[[A_S]][%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}] barrier %{{.*}}[%{{.*}}] {extent = array<i64: 16, 64>} : !tile.smem<4x128x64xbf16, swizzle_128b>
+        tile.copy_async %a[%s], %A[%m0, %k0] barrier %full[%s] {extent = array<i64: 16, 64>}
+            : !tile.smem<4x128x64xbf16, swizzle_128b>, !tile.global<?x?xbf16>, !tile.barrier<tma, 4>
         // CHECK: tile.barrier.arrive %{{.*}}[%{{.*}}] expect_tx 49152 : !tile.barrier<tma, 4>
         tile.barrier.arrive %full[%s] expect_tx 49152 : !tile.barrier<tma, 4>
         // CHECK: tile.pipeline.advance %{{.*}} : !tile.pipeline<4>

@@ -199,3 +199,47 @@ tile.kernel @small_stages_tma(%X: !tile.global<?xf32>) attributes {target = #til
     tile.copy_async %s[%c0], %X[%c0] barrier %full[%c0] {dispatch = #tile.copy_dispatch<tma>} : !tile.smem<4x16xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
   }
 }
+
+// -----
+
+// A copy of the first rows of a tile: the box is cut to them (16 rows of a
+// 64-row swizzled tile), and to the first columns of a one-row tile.
+// CHECK-LABEL: tile.kernel @prefix
+// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<tma>, extent = array<i64: 16, 128>, tensormap = #tile.tensormap<arg = 0, box = [16, 128], swizzle = swizzle_128b>}
+// CHECK: tile.copy_async {{.*}} {dispatch = #tile.copy_dispatch<tma>, extent = array<i64: 1, 16>, tensormap = #tile.tensormap<arg = 1, box = [1, 16], swizzle = none>}
+tile.kernel @prefix(%A: !tile.global<?x?xf8E4M3FN>, %S: !tile.global<?x?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<2x64x128xf8E4M3FN, swizzle_128b>
+  %s = tile.smem_alloc : !tile.smem<2x1x64xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 2>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    tile.copy_async %a[%c0], %A[%c0, %c0] barrier %full[%c0] {extent = array<i64: 16, 128>} : !tile.smem<2x64x128xf8E4M3FN, swizzle_128b>, !tile.global<?x?xf8E4M3FN>, !tile.barrier<tma, 2>
+    tile.copy_async %s[%c0], %S[%c0, %c0] barrier %full[%c0] {extent = array<i64: 1, 16>} : !tile.smem<2x1x64xf32, none>, !tile.global<?x?xf32>, !tile.barrier<tma, 2>
+  }
+}
+
+// -----
+
+// The first rows of a tile TMA fills in several box heights: no one box.
+tile.kernel @prefix_tall(%A: !tile.global<?x?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<512x4xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    // expected-error @below {{'tile.copy_async' op shared tile cannot be copied by TMA: a copy of the first 300 rows needs a tile TMA fills in one box height, but the 512 rows take boxes of 256}}
+    tile.copy_async %a[], %A[%c0, %c0] barrier %full[%c0] {extent = array<i64: 300, 4>} : !tile.smem<512x4xf32, none>, !tile.global<?x?xf32>, !tile.barrier<tma, 1>
+  }
+}
+
+// -----
+
+// Part of a one-row tile: TMA boxes span a multiple of 16 bytes.
+tile.kernel @prefix_narrow(%S: !tile.global<?x?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<1x64xf32, none>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    // expected-error @below {{'tile.copy_async' op shared tile cannot be copied by TMA: tma boxes span a multiple of 16 bytes, but 6 columns are 24 bytes}}
+    tile.copy_async %s[], %S[%c0, %c0] barrier %full[%c0] {extent = array<i64: 1, 6>} : !tile.smem<1x64xf32, none>, !tile.global<?x?xf32>, !tile.barrier<tma, 1>
+  }
+}

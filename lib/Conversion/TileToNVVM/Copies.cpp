@@ -23,7 +23,7 @@ LogicalResult lowerCopyAsync(CopyAsyncOp op, CopyAsyncOp::Adaptor adaptor,
     return rewriter.notifyMatchFailure(op, "tensor map not in the ABI");
   Value tmap = func.getArgument(mapIndex);
   SmemType smemType = op.getSmemType();
-  tilec::TmaBoxPlan plan = getTmaBoxPlan(smemType);
+  tilec::TmaBoxPlan plan = getCopyBoxPlan(op);
   bool load = op.isLoad();
   ValueRange smemIdx = load ? adaptor.getDstIndices() : adaptor.getSrcIndices();
   ValueRange globalIdx =

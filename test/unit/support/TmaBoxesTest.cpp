@@ -145,6 +145,49 @@ TEST(TmaBoxesTest, Impossible) {
             "tile with 128-byte-aligned destinations (rows of 32 bytes)");
 }
 
+// A copy of the first rows keeps each box's destination and cuts its
+// height; a one-row tile may be cut to its first columns.
+TEST(TmaBoxesTest, PrefixCopies) {
+  llvm::Expected<SmemTileLayout> A =
+      makeSmemTileLayout(64, 128, 1, Swizzle::B128);
+  ASSERT_TRUE(hasValue(A));
+  llvm::Expected<TmaBoxPlan> P = planTmaBoxPrefix(*A, 16, 128);
+  ASSERT_TRUE(hasValue(P));
+  EXPECT_EQ(P->BoxRows, 16u);
+  EXPECT_EQ(P->BoxCols, 128u);
+  EXPECT_EQ(P->TotalBytes, 2048u);
+  ASSERT_EQ(P->Boxes.size(), 1u);
+  EXPECT_EQ(P->Boxes[0].SmemOffset, 0u);
+
+  // Two column blocks of 64 bf16: each box keeps its block's offset.
+  llvm::Expected<SmemTileLayout> D =
+      makeSmemTileLayout(64, 128, 2, Swizzle::B128);
+  ASSERT_TRUE(hasValue(D));
+  P = planTmaBoxPrefix(*D, 16, 128);
+  ASSERT_TRUE(hasValue(P));
+  EXPECT_EQ(P->BoxBytes, 2048u);
+  EXPECT_EQ(P->TotalBytes, 4096u);
+  ASSERT_EQ(P->Boxes.size(), 2u);
+  EXPECT_EQ(P->Boxes[1].SmemOffset, 64u * 128u);
+  EXPECT_EQ(P->Boxes[1].ColOffset, 64u);
+
+  llvm::Expected<SmemTileLayout> Row =
+      makeSmemTileLayout(1, 64, 4, Swizzle::None, NoSwizzleLayout::RowMajor);
+  ASSERT_TRUE(hasValue(Row));
+  P = planTmaBoxPrefix(*Row, 1, 16);
+  ASSERT_TRUE(hasValue(P));
+  EXPECT_EQ(P->BoxCols, 16u);
+  EXPECT_EQ(P->TotalBytes, 64u);
+  EXPECT_EQ(errorMessage(planTmaBoxPrefix(*Row, 1, 6)),
+            "tma boxes span a multiple of 16 bytes, but 6 columns are 24 "
+            "bytes");
+  EXPECT_EQ(errorMessage(planTmaBoxPrefix(*A, 16, 64)),
+            "a copy of the first 64 of 128 columns needs a one-row tile in "
+            "one column block");
+  EXPECT_EQ(errorMessage(planTmaBoxPrefix(*A, 65, 128)),
+            "a copy of 65x128 elements does not fit the 64x128 tile");
+}
+
 // Every plan keeps the cuTensorMapEncodeTiled rules.
 TEST(TmaBoxesTest, PlansObeyTmaRules) {
   for (Swizzle S : {Swizzle::None, Swizzle::B32, Swizzle::B64, Swizzle::B128})
