@@ -60,6 +60,8 @@ struct TableRow {
   /// and the B scales read from global memory whatever K (MAX_KB = 0).
   int64_t unroll = 1;
   bool globalScales = false;
+  /// The row applies from this N up (rows are otherwise ordered by maxN).
+  int64_t minN = 0;
 };
 
 // BF16: bench/results/2026-11-29-hopper-gemm-ladder.md (rung 6 = 128 x 256,
@@ -81,6 +83,28 @@ constexpr TableRow kBf16Table[] = {
 
 // FP8, both scalings: bench/results/2026-12-01-fp8-gemm.md, runs 1-2.
 constexpr TableRow kFp8Table[] = {
+    {16, 4096, false, 16, 32,
+     "M <= 16, 1024 < N <= 4096: 16x32, a 64-row wgmma over 16 loaded "
+     "rows, K loop unrolled 4 times (0.88x and 0.94x DeepGEMM at "
+     "1x2112x7168 and 1x4096x7168, 1.07-1.19x the 64x64 build: run 19 of "
+     "bench/results/2026-12-01-fp8-gemm.md; split K is faster still, and "
+     "not in this table)",
+     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/4,
+     /*globalScales=*/false, /*minN=*/1025},
+    {16, 8192, false, 16, 64,
+     "M <= 16, N <= 8192: 16x64, a 64-row wgmma over 16 loaded rows, K "
+     "loop unrolled 4 times (1.00-1.11x DeepGEMM at 1x7168x2048 and "
+     "1x7168x16384, 1.35-1.53x the 64x64 build: run 19 of "
+     "bench/results/2026-12-01-fp8-gemm.md)",
+     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/4,
+     /*globalScales=*/false, /*minN=*/4097},
+    {16, 0, false, 16, 128,
+     "M <= 16, N > 8192: 16x128 with the B scales from global memory, K "
+     "loop unrolled 4 times (0.92-0.95x DeepGEMM at 1x24576x1536 and "
+     "1x32768x512, 1.3-1.5x the 64x64 build: run 20 of "
+     "bench/results/2026-12-01-fp8-gemm.md)",
+     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/4,
+     /*globalScales=*/true, /*minN=*/8193},
     {64, 1024, false, 64, 32,
      "M <= 64, N <= 1024: 64x32, the most CTAs, K loop unrolled 4 times "
      "with the B scales from global memory (1.13x the staged, not "
@@ -321,7 +345,7 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
         family.kind != FamilyKind::Fp8Gemm1D2D)
       continue;
     if ((row.maxM && problem.m > row.maxM) ||
-        (row.maxN && problem.n > row.maxN))
+        (row.maxN && problem.n > row.maxN) || problem.n < row.minN)
       continue;
     int64_t tiles =
         divideCeil(problem.m, row.blockM) * divideCeil(problem.n, row.blockN);

@@ -327,22 +327,28 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       {"bf16_gemm_nt", 1, 2112, 7168, nullptr, 128, 64, 8},
       // f32 output: 128x256 leaves too little room for stages.
       {"bf16_gemm_nt", 4096, 4096, 4096, "f32", 128, 128, 5},
-      // FP8: 64x32 for M <= 64 and N <= 1024 and for M <= 128 and N <=
-      // 2112, 64x64 (1D2D) for M <= 64 and N <= 8192 and for M <= 128 and
-      // N <= 4096, 64x128 for small M (1D2D at 64 < M <= 128: up to N =
-      // 8192, 128x128 past it),
+      // FP8: for M <= 16 (1D2D) 16x32 at 1024 < N <= 4096, 16x64 up to
+      // N = 8192, 16x128 past it; 64x32 for M <= 64 and N <= 1024 and for
+      // M <= 128 and N <= 2112, 64x64 (1D2D) for M <= 64 and N <= 8192 and
+      // for M <= 128 and N <= 4096, 64x128 for small M (1D2D at 64 < M <=
+      // 128: up to N = 8192, 128x128 past it),
       // 128x144 (1D2D) for N <= 1024, 128x128 for N <= 2112 when its tiles
       // fill the SMs, else 128x64 there,
       // else (1D2D, bf16 out) 256x128 in two waves with A multicast, else
       // 128x128.
       {"fp8_gemm_1d2d", 128, 2112, 7168, nullptr, 64, 32, 12},
       {"fp8_gemm_1d2d", 1, 576, 7168, nullptr, 64, 32, 12},
-      {"fp8_gemm_1d2d", 1, 2112, 7168, nullptr, 64, 64, 12},
+      {"fp8_gemm_1d2d", 16, 1024, 7168, nullptr, 64, 32, 12},
+      {"fp8_gemm_1d2d", 1, 2112, 7168, nullptr, 16, 32, 12},
+      {"fp8_gemm_1d1d", 1, 2112, 7168, "f32", 64, 32, 12}, // 1D2D only
+      {"fp8_gemm_1d2d", 17, 2112, 7168, nullptr, 64, 64, 12},
       {"fp8_gemm_1d2d", 128, 7168, 16384, nullptr, 64, 128, 8},
-      {"fp8_gemm_1d2d", 1, 4096, 7168, nullptr, 64, 64, 12},
+      {"fp8_gemm_1d2d", 1, 4096, 7168, nullptr, 16, 32, 12},
       {"fp8_gemm_1d2d", 128, 4096, 7168, nullptr, 64, 64, 12},
-      {"fp8_gemm_1d2d", 1, 7168, 16384, nullptr, 64, 64, 12},
-      {"fp8_gemm_1d2d", 1, 24576, 1536, nullptr, 64, 128, 8},
+      {"fp8_gemm_1d2d", 1, 7168, 16384, nullptr, 16, 64, 12},
+      {"fp8_gemm_1d2d", 16, 8192, 2048, nullptr, 16, 64, 12},
+      {"fp8_gemm_1d2d", 1, 24576, 1536, nullptr, 16, 128, 8},
+      {"fp8_gemm_1d2d", 17, 24576, 1536, nullptr, 64, 128, 8},
       {"fp8_gemm_1d2d", 128, 24576, 1536, nullptr, 128, 128, 5},
       {"fp8_gemm_1d2d", 128, 32768, 512, nullptr, 128, 128, 5},
       {"fp8_gemm_1d1d", 128, 32768, 512, "f32", 64, 128, 7}, // not 128x128
