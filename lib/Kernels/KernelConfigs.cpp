@@ -62,6 +62,11 @@ struct TableRow {
   bool globalScales = false;
   /// The row applies from this N up (rows are otherwise ordered by maxN).
   int64_t minN = 0;
+  /// fp8_gemm_1d2d: K split over this many tiles (SPLIT_K, an f32
+  /// workspace that splitk_reduce sums into D), from K = minK up, never
+  /// with accumulation.
+  int64_t splitK = 1;
+  int64_t minK = 0;
 };
 
 // BF16: bench/results/2026-11-29-hopper-gemm-ladder.md (rung 6 = 128 x 256,
@@ -83,6 +88,20 @@ constexpr TableRow kBf16Table[] = {
 
 // FP8, both scalings: bench/results/2026-12-01-fp8-gemm.md, runs 1-2.
 constexpr TableRow kFp8Table[] = {
+    {16, 2112, false, 16, 64,
+     "M <= 16, N <= 2112, K >= 4096: 16x64 with K split 4 ways, K loop "
+     "unrolled 4 times (1.14x and 1.27x DeepGEMM at 1x576x7168 and "
+     "1x2112x7168, 1.5x the unsplit build: run 19 of "
+     "bench/results/2026-12-01-fp8-gemm.md; measured at K = 7168)",
+     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/4,
+     /*globalScales=*/false, /*minN=*/0, /*splitK=*/4, /*minK=*/4096},
+    {16, 4096, false, 16, 64,
+     "M <= 16, N <= 4096, K >= 4096: 16x64 with K split 2 ways, K loop "
+     "unrolled 4 times (1.12x DeepGEMM at 1x4096x7168, 1.25x the unsplit "
+     "build: run 19 of bench/results/2026-12-01-fp8-gemm.md; measured at "
+     "K = 7168)",
+     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/4,
+     /*globalScales=*/false, /*minN=*/0, /*splitK=*/2, /*minK=*/4096},
     {16, 4096, false, 16, 32,
      "M <= 16, 1024 < N <= 4096: 16x32, a 64-row wgmma over 16 loaded "
      "rows, K loop unrolled 4 times (0.88x and 0.94x DeepGEMM at "
@@ -345,15 +364,21 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
         family.kind != FamilyKind::Fp8Gemm1D2D)
       continue;
     if ((row.maxM && problem.m > row.maxM) ||
-        (row.maxN && problem.n > row.maxN) || problem.n < row.minN)
+        (row.maxN && problem.n > row.maxN) || problem.n < row.minN ||
+        problem.k < row.minK)
       continue;
+    const bool split = row.splitK > 1;
+    if (split && problem.accumulate)
+      continue;
+    // A split GEMM writes f32 partial sums, whatever D is.
+    const unsigned gemmOutBytes = split ? 4 : outBytes;
     int64_t tiles =
         divideCeil(problem.m, row.blockM) * divideCeil(problem.n, row.blockN);
     if (row.fillsSms && tiles < smCount)
       continue;
     auto mostStages = [&](int64_t stagedBlocks) -> int64_t {
       for (int64_t s = kMaxStages; s >= kMinStages; --s)
-        if (sharedBytes(family, row.blockM, row.blockN, blockK, s, outBytes,
+        if (sharedBytes(family, row.blockM, row.blockN, blockK, s, gemmOutBytes,
                         stagedBlocks) <= limit)
           return s;
       return 0;
@@ -379,14 +404,16 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     // Persistent grids: one CTA per SM, whatever the tile count.
     config.grid = {static_cast<unsigned>(smCount), 1, 1};
     config.numTiles = tiles;
+    config.splitK = row.splitK;
     config.sharedBytes = sharedBytes(family, row.blockM, row.blockN, blockK,
-                                     stages, outBytes, stagedBlocks);
+                                     stages, gemmOutBytes, stagedBlocks);
     config.reason = row.why;
     config.params = {
         {"ACCUMULATE", problem.accumulate ? "1" : "0"},
         {"BLK_M", std::to_string(row.blockM)},
         {"BLK_N", std::to_string(row.blockN)},
-        {"OUT", std::string(vocab::toString(problem.d))},
+        {"OUT",
+         split ? std::string("f32") : std::string(vocab::toString(problem.d))},
         {"STAGES", std::to_string(stages)},
     };
     if (isBf16(family))
@@ -395,6 +422,8 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
       config.params.push_back({"MAX_KB", std::to_string(stagedBlocks)});
     if (family.kind == FamilyKind::Fp8Gemm1D2D && row.unroll > 1)
       config.params.push_back({"UNROLL", std::to_string(row.unroll)});
+    if (split)
+      config.params.push_back({"SPLIT_K", std::to_string(row.splitK)});
     if (row.twoWavesMulticastA) {
       config.cluster = {2, 1, 1};
       config.params.push_back({"CLUSTER_N", "2"});

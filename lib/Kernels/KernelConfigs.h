@@ -63,6 +63,11 @@ struct KernelConfig {
   std::array<unsigned, 3> grid = {1, 1, 1};
   int64_t numTiles = 0;
   int64_t sharedBytes = 0;
+  /// > 1: the kernel (params SPLIT_K, OUT=f32) writes SPLIT_K slices of
+  /// partial sums into an f32 workspace of SPLIT_K * ceil(M / blockM) *
+  /// blockM rows by N, and splitk_reduce.tile (SPLIT_K, BLK_M = blockM,
+  /// OUT = D's dtype) sums them into D.
+  int64_t splitK = 1;
   std::string reason; ///< one line: why
 };
 

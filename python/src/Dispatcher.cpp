@@ -50,6 +50,42 @@ bool Dispatcher::readInputs(PyObject *const *tensors, size_t count,
   return true;
 }
 
+namespace {
+
+/// Writes tensor \p info into \p arg, transposed if asked.
+void setTensorArg(rt::Arg &arg, const TensorInfo &info, bool transpose) {
+  arg.data = info.data;
+  arg.dtype = info.dtype;
+  arg.rank = info.rank;
+  std::copy(info.shape, info.shape + info.rank, arg.shape);
+  std::copy(info.strides, info.strides + info.rank, arg.strides);
+  if (transpose && info.rank >= 2) {
+    std::swap(arg.shape[info.rank - 1], arg.shape[info.rank - 2]);
+    std::swap(arg.strides[info.rank - 1], arg.strides[info.rank - 2]);
+  }
+}
+
+/// torch's current stream on \p device (none for a dry run).
+void *streamFor(const KernelRef &kernel, int32_t device) {
+  void *stream = nullptr;
+  if (!kernel.dry() && !TorchBridge::get().currentStream(device, stream))
+    throw nb::python_error();
+  return stream;
+}
+
+bool sameKernels(const std::vector<Dispatcher::Step> &a,
+                 const std::vector<Dispatcher::Step> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].kernel.kernel != b[i].kernel.kernel ||
+        a[i].kernel.meta != b[i].kernel.meta)
+      return false;
+  return true;
+}
+
+} // namespace
+
 bool Dispatcher::launch(PyObject *const *tensors, size_t count) {
   TensorInfo infos[kMaxInputs];
   Key key;
@@ -59,29 +95,39 @@ bool Dispatcher::launch(PyObject *const *tensors, size_t count) {
   if (found == plans.end())
     return false;
   Plan &plan = found->second;
-  size_t numArgs = plan.args.size();
-  for (size_t i = 0; i < numArgs; ++i) {
-    const PlanArg &source = plan.args[i];
-    if (source.input < 0)
-      continue;
-    const TensorInfo &info = infos[source.input];
-    rt::Arg &arg = plan.scratch[i];
-    arg.data = info.data;
-    arg.dtype = info.dtype;
-    arg.rank = info.rank;
-    std::copy(info.shape, info.shape + info.rank, arg.shape);
-    std::copy(info.strides, info.strides + info.rank, arg.strides);
-    if (source.transpose && info.rank >= 2) {
-      std::swap(arg.shape[info.rank - 1], arg.shape[info.rank - 2]);
-      std::swap(arg.strides[info.rank - 1], arg.strides[info.rank - 2]);
-    }
+  const KernelRef &first = plan.steps.front().step.kernel;
+  void *stream = streamFor(first, infos[0].device);
+  const rt::Arg *workspace = nullptr;
+  if (plan.needsWorkspace) {
+    for (const Workspace &candidate : plan.workspaces)
+      if (candidate.stream == stream)
+        workspace = &candidate.arg;
+    if (!workspace)
+      return false; // a new stream: the slow path adds its workspace
   }
-  launchOrCheck(plan.kernel, plan.scratch.data(), numArgs, infos[0].device);
+  for (PlannedStep &planned : plan.steps) {
+    const Step &step = planned.step;
+    size_t numArgs = step.args.size();
+    for (size_t i = 0; i < numArgs; ++i) {
+      const PlanArg &source = step.args[i];
+      if (source.input == kWorkspace)
+        planned.scratch[i] = *workspace;
+      else if (source.input >= 0)
+        setTensorArg(planned.scratch[i], infos[source.input], source.transpose);
+    }
+    rt::Error error =
+        step.kernel.dry()
+            ? rt::checkArgs(*step.kernel.meta, planned.scratch.data(), numArgs)
+            : step.kernel.kernel->launch(planned.scratch.data(), numArgs,
+                                         stream);
+    if (error)
+      raiseError(error);
+  }
   return true;
 }
 
-void Dispatcher::add(PyObject *const *tensors, size_t count, KernelRef kernel,
-                     std::vector<PlanArg> args) {
+void Dispatcher::add(PyObject *const *tensors, size_t count,
+                     std::vector<Step> steps, PyObject *workspace) {
   TensorInfo infos[kMaxInputs];
   Key key;
   if (!readInputs(tensors, count, infos, key))
@@ -89,23 +135,58 @@ void Dispatcher::add(PyObject *const *tensors, size_t count, KernelRef kernel,
         "a plan needs " + std::to_string(numInputs) +
         " torch tensors of dtypes tilec knows, with at most " +
         std::to_string(bundle::kMaxRank) + " dims each");
-  if (args.size() != kernel.meta->args.size())
-    throw std::invalid_argument("kernel '" + kernel.meta->name + "' takes " +
-                                std::to_string(kernel.meta->args.size()) +
-                                " arguments, the plan has " +
-                                std::to_string(args.size()));
-  for (const PlanArg &arg : args)
-    if (arg.input >= static_cast<int32_t>(numInputs))
-      throw std::invalid_argument("a plan argument names input " +
-                                  std::to_string(arg.input) + " of " +
-                                  std::to_string(numInputs));
+  if (steps.empty())
+    throw std::invalid_argument("a plan runs at least one kernel");
+  TensorInfo workspaceInfo;
+  if (workspace && !TorchBridge::get().read(workspace, workspaceInfo))
+    throw std::invalid_argument("the workspace must be a torch tensor of a "
+                                "dtype tilec knows");
+  Plan plan;
+  plan.needsWorkspace = workspace != nullptr;
+  for (Step &step : steps) {
+    const std::vector<PlanArg> &args = step.args;
+    if (args.size() != step.kernel.meta->args.size())
+      throw std::invalid_argument(
+          "kernel '" + step.kernel.meta->name + "' takes " +
+          std::to_string(step.kernel.meta->args.size()) +
+          " arguments, the plan has " + std::to_string(args.size()));
+    std::vector<rt::Arg> scratch(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      const PlanArg &arg = args[i];
+      if (arg.input >= static_cast<int32_t>(numInputs))
+        throw std::invalid_argument("a plan argument names input " +
+                                    std::to_string(arg.input) + " of " +
+                                    std::to_string(numInputs));
+      if (arg.input == kWorkspace && !workspace)
+        throw std::invalid_argument("a plan argument names the workspace, "
+                                    "but none is given");
+      scratch[i] = arg.input == kWorkspace ? workspaceInfo.toArg()
+                   : arg.input < 0         ? arg.scalar
+                                           : infos[arg.input].toArg();
+    }
+    plan.steps.push_back({std::move(step), std::move(scratch)});
+  }
+  if (workspace) {
+    void *stream = streamFor(plan.steps.front().step.kernel, infos[0].device);
+    auto existing = plans.find(key);
+    if (existing != plans.end() && existing->second.needsWorkspace) {
+      std::vector<Step> old;
+      for (const PlannedStep &planned : existing->second.steps)
+        old.push_back(planned.step);
+      std::vector<Step> now;
+      for (const PlannedStep &planned : plan.steps)
+        now.push_back(planned.step);
+      if (sameKernels(old, now))
+        for (Workspace &kept : existing->second.workspaces)
+          if (kept.stream != stream)
+            plan.workspaces.push_back(std::move(kept));
+    }
+    plan.workspaces.push_back(
+        {stream, workspaceInfo.toArg(), nb::borrow(workspace)});
+  }
   if (plans.size() >= kMaxPlans)
     plans.clear();
-  std::vector<rt::Arg> scratch(args.size());
-  for (size_t i = 0; i < args.size(); ++i)
-    scratch[i] =
-        args[i].input < 0 ? args[i].scalar : infos[args[i].input].toArg();
-  plans[key] = Plan{std::move(kernel), std::move(args), std::move(scratch)};
+  plans[key] = std::move(plan);
 }
 
 } // namespace tilec::python

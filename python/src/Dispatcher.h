@@ -9,6 +9,12 @@
 // launches, with no Python in between. Addresses are not part of the
 // signature: the runtime checks their alignment at every launch.
 //
+// A plan may run a second kernel after the first (split K: the GEMM's
+// partial sums, then their reduction) through a workspace tensor that
+// Python allocates. Kernels on two streams must not share one, so a plan
+// keeps a workspace per stream; a call on a stream without one misses, and
+// the slow path adds one.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_PYTHON_DISPATCHER_H
@@ -32,11 +38,19 @@ public:
   static constexpr size_t kMaxPlans = 8192;
 
   /// One kernel argument: input \p input (its last two dims swapped when
-  /// \p transpose), or, when input < 0, the constant scalar \p scalar.
+  /// \p transpose), the plan's workspace (input == kWorkspace), or, when
+  /// input < 0 otherwise, the constant scalar \p scalar.
   struct PlanArg {
     int32_t input = -1;
     bool transpose = false;
     rt::Arg scalar;
+  };
+  static constexpr int32_t kWorkspace = -2;
+
+  /// One kernel of a plan and where its arguments come from.
+  struct Step {
+    KernelRef kernel;
+    std::vector<PlanArg> args;
   };
 
   explicit Dispatcher(size_t inputs);
@@ -50,9 +64,12 @@ public:
   /// a tensor tilec reads. Throws when the launch itself fails.
   bool launch(PyObject *const *tensors, size_t count);
 
-  /// Records \p kernel with \p args for the signature of \p tensors.
-  void add(PyObject *const *tensors, size_t count, KernelRef kernel,
-           std::vector<PlanArg> args);
+  /// Records \p steps (run in order) for the signature of \p tensors.
+  /// With \p workspace (a tensor the steps' kWorkspace arguments name), the
+  /// workspace serves calls on torch's current stream; a plan of the same
+  /// kernels already there keeps its other streams' workspaces.
+  void add(PyObject *const *tensors, size_t count, std::vector<Step> steps,
+           PyObject *workspace = nullptr);
 
 private:
   static constexpr size_t kMaxWords = kMaxInputs * (1 + 2 * bundle::kMaxRank);
@@ -64,12 +81,21 @@ private:
   struct KeyHash {
     size_t operator()(const Key &key) const;
   };
-  struct Plan {
-    KernelRef kernel;
-    std::vector<PlanArg> args;
+  struct PlannedStep {
+    Step step;
     /// The launch's argument array, reused (calls hold the GIL): the
     /// constants are in place, tensors are written per call.
     std::vector<rt::Arg> scratch;
+  };
+  struct Workspace {
+    void *stream = nullptr;
+    rt::Arg arg;
+    nb::object tensor; ///< kept alive while the plan is
+  };
+  struct Plan {
+    std::vector<PlannedStep> steps;
+    bool needsWorkspace = false;
+    std::vector<Workspace> workspaces; ///< one per stream
   };
 
   /// Reads the inputs and their signature; false if one is not readable.

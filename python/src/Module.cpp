@@ -160,7 +160,13 @@ std::vector<Dispatcher::PlanArg> toPlanArgs(const bundle::Kernel &meta,
   for (size_t i = 0; i < nb::len(argMap); ++i) {
     nb::handle entry = argMap[i];
     Dispatcher::PlanArg arg;
-    if (nb::isinstance<nb::tuple>(entry)) {
+    if (nb::isinstance<nb::str>(entry)) {
+      if (nb::cast<std::string>(entry) != "workspace")
+        throw nb::value_error(("plan argument " + std::to_string(i) +
+                               ": the only named source is 'workspace'")
+                                  .c_str());
+      arg.input = Dispatcher::kWorkspace;
+    } else if (nb::isinstance<nb::tuple>(entry)) {
       auto pair = nb::cast<std::pair<int, bool>>(entry);
       arg.input = pair.first;
       arg.transpose = pair.second;
@@ -420,15 +426,27 @@ NB_MODULE(_C, m) {
       .def(
           "add",
           [](Dispatcher &d, nb::tuple tensors, const KernelRef &kernel,
-             nb::list argMap) {
+             nb::list argMap, nb::list then, nb::object workspace) {
+            std::vector<Dispatcher::Step> steps;
+            steps.push_back({kernel, toPlanArgs(*kernel.meta, argMap)});
+            for (nb::handle next : then) {
+              auto [nextKernel, nextMap] =
+                  nb::cast<std::pair<KernelRef, nb::list>>(next);
+              steps.push_back(
+                  {nextKernel, toPlanArgs(*nextKernel.meta, nextMap)});
+            }
             d.add(&PyTuple_GET_ITEM(tensors.ptr(), 0),
-                  size_t(PyTuple_GET_SIZE(tensors.ptr())), kernel,
-                  toPlanArgs(*kernel.meta, argMap));
+                  size_t(PyTuple_GET_SIZE(tensors.ptr())), std::move(steps),
+                  workspace.is_none() ? nullptr : workspace.ptr());
           },
-          "tensors"_a, "kernel"_a, "arg_map"_a,
+          "tensors"_a, "kernel"_a, "arg_map"_a, "then"_a = nb::list(),
+          "workspace"_a = nb::none(),
           "Records `kernel` for the signature of `tensors`; arg_map has one "
-          "entry per kernel argument: (input index, transposed) or a "
-          "constant number.")
+          "entry per kernel argument: (input index, transposed), a constant "
+          "number, or 'workspace'. `then`: (kernel, arg_map) pairs launched "
+          "after it, in order. `workspace`: the tensor 'workspace' names, "
+          "for calls on torch's current stream (a plan keeps one per "
+          "stream; a stream without one takes the slow path).")
       .def("clear", &Dispatcher::clear)
       .def("__len__", &Dispatcher::size)
       .def_prop_ro("inputs", &Dispatcher::inputs);

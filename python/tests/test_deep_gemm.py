@@ -19,7 +19,7 @@ import tilec
 
 if torch is not None:
     import tilec.deep_gemm as dg
-    from tilec import _gemm, quant
+    from tilec import _cache, _configs, _gemm, quant
 
 BF16 = torch.bfloat16 if torch else None
 
@@ -112,6 +112,27 @@ class DryRunTest(Base):
         dg.fp8_gemm_nt(aligned, (b[0], b[1].t().contiguous().t()), d)  # SFB MN-major
         d32 = torch.empty(m, n, dtype=torch.float32)
         dg.fp8_gemm_nt(aligned, b, d32, c=d32)        # 1D2D, D += (f32)
+
+    def test_fp8_split_k_plan_runs_two_kernels_through_a_workspace(self):
+        # M = 1, N = 2112, K = 7168: the config table splits K 4 ways.
+        defines = dict(_configs.choose("fp8_gemm_1d2d", 1, 2112, 7168)[0])
+        self.assertEqual((defines["SPLIT_K"], defines["OUT"]), ("4", "f32"))
+        a, b = fp8_inputs(1, 2112, 7168)
+        aligned = (a[0], dg.get_mn_major_tma_aligned_tensor(a[1]))
+        d = torch.empty(1, 2112, dtype=BF16)
+        loaded = []
+        real_get_kernel = _cache.get_kernel
+        with mock.patch.object(_cache, "get_kernel", side_effect=lambda *args, **kw:
+                               loaded.append(args[0]) or real_get_kernel(*args, **kw)):
+            dg.fp8_gemm_nt(aligned, b, d)
+        self.assertEqual(loaded, ["fp8_gemm_1d2d", "splitk_reduce"])
+        self.assert_fast_path(lambda: dg.fp8_gemm_nt(aligned, b, d))
+        # f32 output and no split with accumulation.
+        d32 = torch.empty(1, 2112, dtype=torch.float32)
+        dg.fp8_gemm_nt(aligned, b, d32)
+        acc = dict(_configs.choose("fp8_gemm_1d2d", 1, 2112, 7168, out="f32",
+                                   accumulate=True)[0])
+        self.assertNotIn("SPLIT_K", acc)
 
     def test_fp8_1d1d_weight_gradient(self):
         m, n, k = 256, 192, 384

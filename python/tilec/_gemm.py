@@ -401,10 +401,36 @@ def _launch(plan: Plan, key: tuple) -> None:
     kernel.set_persistent_limit(_num_sms_override or 0)
     inputs = tuple(inputs)
     target = dispatcher(key, len(inputs))
-    target.add(inputs, kernel, plan.arg_map)
+    splits = int(dict(defines).get("SPLIT_K", "1"))
+    if splits > 1:
+        _add_split_plan(plan, target, inputs, kernel, defines, splits, device)
+    else:
+        target.add(inputs, kernel, plan.arg_map)
     if not target.launch(*inputs):
         raise RuntimeError(f"{plan.function}: the plan just recorded was not "
                            f"found (a tensor tilec._C cannot read?)")
+
+
+def _add_split_plan(plan: Plan, target, inputs, kernel, defines, splits: int,
+                    device) -> None:
+    """Split K (the config's SPLIT_K): the GEMM writes `splits` slices of
+    f32 partial sums into a workspace of splits * ceil(M / BLK_M) * BLK_M
+    rows by N, then splitk_reduce.tile adds them into D in slice order
+    (deterministic, no atomics). The workspace belongs to the plan, one per
+    stream (tilec._C.Dispatcher)."""
+    block_m = int(dict(defines)["BLK_M"])
+    rows = splits * quant.ceil_div(plan.m, block_m) * block_m
+    workspace = torch.empty(rows, plan.n, dtype=torch.float32,
+                            device=inputs[2].device)
+    reduce_defines = (("BLK_M", str(block_m)), ("BLK_N", "64"),
+                      ("OUT", plan.out), ("SPLIT_K", str(splits)))
+    reduce = _cache.get_kernel("splitk_reduce", reduce_defines, device)
+    reduce.set_persistent_limit(_num_sms_override or 0)
+    gemm_map = [entry if index != 2 else "workspace"
+                for index, entry in enumerate(plan.arg_map)]
+    target.add(inputs, kernel, gemm_map,
+               then=[(reduce, ["workspace", plan.arg_map[2]])],
+               workspace=workspace)
 
 
 # The custom ops call back into this module; importing them last registers

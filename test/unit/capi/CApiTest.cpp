@@ -327,8 +327,10 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       {"bf16_gemm_nt", 1, 2112, 7168, nullptr, 128, 64, 8},
       // f32 output: 128x256 leaves too little room for stages.
       {"bf16_gemm_nt", 4096, 4096, 4096, "f32", 128, 128, 5},
-      // FP8: for M <= 16 (1D2D) 16x32 at 1024 < N <= 4096, 16x64 up to
-      // N = 8192, 16x128 past it; 64x32 for M <= 64 and N <= 1024 and for
+      // FP8: for M <= 16 (1D2D) 16x64 with K split 4 ways up to N = 2112
+      // and 2 ways up to N = 4096 where K >= 4096 (below: 16x32 at
+      // 1024 < N <= 4096), 16x64 up to N = 8192, 16x128 past it; 64x32 for M <=
+      // 64 and N <= 1024 and for
       // M <= 128 and N <= 2112, 64x64 (1D2D) for M <= 64 and N <= 8192 and
       // for M <= 128 and N <= 4096, 64x128 for small M (1D2D at 64 < M <=
       // 128: up to N = 8192, 128x128 past it),
@@ -337,13 +339,16 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       // else (1D2D, bf16 out) 256x128 in two waves with A multicast, else
       // 128x128.
       {"fp8_gemm_1d2d", 128, 2112, 7168, nullptr, 64, 32, 12},
-      {"fp8_gemm_1d2d", 1, 576, 7168, nullptr, 64, 32, 12},
-      {"fp8_gemm_1d2d", 16, 1024, 7168, nullptr, 64, 32, 12},
-      {"fp8_gemm_1d2d", 1, 2112, 7168, nullptr, 16, 32, 12},
+      {"fp8_gemm_1d2d", 1, 576, 7168, nullptr, 16, 64, 12},
+      {"fp8_gemm_1d2d", 1, 576, 2048, nullptr, 64, 32, 12},
+      {"fp8_gemm_1d2d", 1, 2112, 2048, nullptr, 16, 32, 12},
+      {"fp8_gemm_1d2d", 16, 1024, 7168, nullptr, 16, 64, 12},
+      {"fp8_gemm_1d2d", 32, 1024, 7168, nullptr, 64, 32, 12},
+      {"fp8_gemm_1d2d", 1, 2112, 7168, nullptr, 16, 64, 12},
       {"fp8_gemm_1d1d", 1, 2112, 7168, "f32", 64, 32, 12}, // 1D2D only
       {"fp8_gemm_1d2d", 17, 2112, 7168, nullptr, 64, 64, 12},
       {"fp8_gemm_1d2d", 128, 7168, 16384, nullptr, 64, 128, 8},
-      {"fp8_gemm_1d2d", 1, 4096, 7168, nullptr, 16, 32, 12},
+      {"fp8_gemm_1d2d", 1, 4096, 7168, nullptr, 16, 64, 12},
       {"fp8_gemm_1d2d", 128, 4096, 7168, nullptr, 64, 64, 12},
       {"fp8_gemm_1d2d", 1, 7168, 16384, nullptr, 16, 64, 12},
       {"fp8_gemm_1d2d", 16, 8192, 2048, nullptr, 16, 64, 12},
@@ -380,6 +385,30 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
     EXPECT_NE(std::string(info.reason), "");
     EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_NONE);
   }
+}
+
+// Split K: the GEMM writes f32 partial sums (OUT=f32, SPLIT_K) whatever D
+// is, and never when it accumulates into D.
+TEST_F(CompilerApi, SplitKRowsSetTheSplitAndAnF32Workspace) {
+  tilec_gemm_problem p = gemm(1, 2112, 7168);
+  tilec_kernel_info info;
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &p, 132, nullptr, &info),
+            TILEC_COMPILER_OK);
+  EXPECT_STREQ(info.params, "ACCUMULATE=0 BLK_M=16 BLK_N=64 MAX_KB=128 "
+                            "OUT=f32 SPLIT_K=4 STAGES=12 UNROLL=4");
+  p = gemm(1, 4096, 7168);
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &p, 132, nullptr, &info),
+            TILEC_COMPILER_OK);
+  EXPECT_NE(std::string(info.params).find("SPLIT_K=2"), std::string::npos);
+  p = gemm(1, 2112, 7168, "f32");
+  p.accumulate = 1;
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &p, 132, nullptr, &info),
+            TILEC_COMPILER_OK);
+  EXPECT_EQ(std::string(info.params).find("SPLIT_K"), std::string::npos);
+  p = gemm(1, 2112, 7168);
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d1d", &p, 132, nullptr, &info),
+            TILEC_COMPILER_OK);
+  EXPECT_EQ(std::string(info.params).find("SPLIT_K"), std::string::npos);
 }
 
 TEST_F(CompilerApi, KernelKeysAreStableHexAndFollowTheParams) {
