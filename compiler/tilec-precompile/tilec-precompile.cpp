@@ -157,18 +157,24 @@ bool collectKernels(const std::vector<Gemm> &gemms, int32_t smCount,
       problem.a_dtype = g.a.empty() ? nullptr : g.a.c_str();
       problem.b_dtype = g.b.empty() ? nullptr : g.b.c_str();
       problem.d_dtype = g.d.empty() ? nullptr : g.d.c_str();
-      tilec_kernel_info info;
-      if (tilec_compiler_status s = tilec_kernel_config(
-              g.family.c_str(), &problem, smCount, target, &info))
-        return fail(g.where + ": " + tilec_compiler_status_name(s) + ": " +
-                    tilec_compiler_last_error());
-      std::string key = info.key;
-      if (out.count(key))
-        continue;
-      Kernel &kernel = out.emplace(key, proto).first->second;
-      kernel.problem = problem;
-      kernel.config = info;
-      kernel.firstUse = g.where + " (M=" + std::to_string(m) + ")";
+      // A GEMM that splits K needs splitk_reduce for the same problem too.
+      for (const char *family : {g.family.c_str(), "splitk_reduce"}) {
+        tilec_kernel_info info;
+        if (tilec_compiler_status s =
+                tilec_kernel_config(family, &problem, smCount, target, &info))
+          return fail(g.where + ": " + tilec_compiler_status_name(s) + ": " +
+                      tilec_compiler_last_error());
+        std::string key = info.key;
+        if (!out.count(key)) {
+          Kernel &kernel = out.emplace(key, proto).first->second;
+          kernel.family = family;
+          kernel.problem = problem;
+          kernel.config = info;
+          kernel.firstUse = g.where + " (M=" + std::to_string(m) + ")";
+        }
+        if (!std::strstr(info.params, "SPLIT_K="))
+          break;
+      }
     }
   }
   // The problems point into the Gemm strings; repoint them at the copies.

@@ -39,6 +39,10 @@ constexpr KernelFamily kFamilies[] = {
      "e4m3 D = A B^T, A scaled per row and 128 K, B per 128 x 128 block"},
     {"fp8_gemm_1d1d", "fp8_gemm_1d1d.tile", FamilyKind::Fp8Gemm1D1D, false,
      false, "e4m3 D = A B^T, A and B scaled per row and 128 K"},
+    {"splitk_reduce", "splitk_reduce.tile", FamilyKind::SplitKReduce, false,
+     false,
+     "split K's second kernel: D = the sum of the f32 slices fp8_gemm_1d2d "
+     "wrote for this problem (its config splits K)"},
 };
 
 /// One row of a configuration table. It applies when M <= maxM and
@@ -347,12 +351,54 @@ int64_t layoutSharedMemory(ArrayRef<std::pair<int64_t, int64_t>> buffers,
   return alignTo(offset, 8) + 8 * barriers;
 }
 
+/// The reduce kernel of a split fp8_gemm_1d2d problem: 64-row tiles of
+/// BLK_N = 64 columns (splitk_reduce.tile's defaults), the GEMM's BLK_M and
+/// SPLIT_K, D's dtype.
+static std::string chooseReduceConfig(const KernelFamily &family,
+                                      const GemmProblem &problem,
+                                      int64_t smCount, StringRef target,
+                                      KernelConfig &config) {
+  const KernelFamily *gemmFamily = findKernelFamily("fp8_gemm_1d2d");
+  KernelConfig gemm;
+  std::string error = chooseConfig(*gemmFamily, problem, smCount, target, gemm);
+  if (!error.empty())
+    return error;
+  if (gemm.splitK <= 1)
+    return formatv("problem {0}x{1}x{2} does not split K (fp8_gemm_1d2d "
+                   "runs {3}x{4} tiles unsplit): it has no {5} kernel",
+                   problem.m, problem.n, problem.k, gemm.blockM, gemm.blockN,
+                   family.name);
+  constexpr int64_t kReduceRows = 64, kReduceCols = 64;
+  config = KernelConfig();
+  config.family = &family;
+  config.target = "sm_90a";
+  config.blockM = kReduceRows;
+  config.blockN = kReduceCols;
+  config.threads = 128;
+  config.grid = {static_cast<unsigned>(smCount), 1, 1};
+  config.numTiles =
+      divideCeil(problem.m, kReduceRows) * divideCeil(problem.n, kReduceCols);
+  config.reason = formatv("sums the {0} slices of fp8_gemm_1d2d's {1}x{2} "
+                          "tiles",
+                          gemm.splitK, gemm.blockM, gemm.blockN)
+                      .str();
+  config.params = {
+      {"BLK_M", std::to_string(gemm.blockM)},
+      {"BLK_N", std::to_string(kReduceCols)},
+      {"OUT", std::string(vocab::toString(problem.d))},
+      {"SPLIT_K", std::to_string(gemm.splitK)},
+  };
+  return {};
+}
+
 std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
                          int64_t smCount, StringRef target,
                          KernelConfig &config) {
   std::string error = checkProblem(family, problem, smCount, target);
   if (!error.empty())
     return error;
+  if (family.kind == FamilyKind::SplitKReduce)
+    return chooseReduceConfig(family, problem, smCount, target, config);
   const int64_t blockK = isBf16(family) ? 64 : 128;
   const unsigned outBytes = vocab::byteSize(problem.d);
   const int64_t limit =

@@ -26,7 +26,10 @@
 namespace tilec::kernels {
 
 /// How the spec of a family computes.
-enum class FamilyKind { Bf16Gemm, Fp8Gemm1D2D, Fp8Gemm1D1D };
+/// SplitKReduce: split K's second kernel (splitk_reduce.tile); its problem is
+/// the fp8_gemm_1d2d problem whose config splits K, and that config sets
+/// its params.
+enum class FamilyKind { Bf16Gemm, Fp8Gemm1D2D, Fp8Gemm1D1D, SplitKReduce };
 
 struct KernelFamily {
   llvm::StringLiteral name;     ///< "bf16_gemm_nt", the C API's name

@@ -263,6 +263,23 @@ kernel = _cache.get_kernel("fp8_gemm_1d2d", defines, None, problem)
 print("loaded", kernel.name)
 """
 
+# A split-K call (M = 1, N = 2112, K = 7168: the GEMM and splitk_reduce),
+# the whole tilec.deep_gemm path in a dry run.
+_SPLIT_CALL = """
+import torch
+import tilec
+import tilec.deep_gemm as dg
+from tilec import _jit, quant
+def no_python_compile(*args):
+    raise AssertionError("the Python compile step ran")
+_jit.compile_bundle = no_python_compile
+tilec.set_dry_run(True)
+a, sfa = quant.per_token_cast_to_fp8(torch.randn(1, 7168))
+b, sfb = quant.per_block_cast_to_fp8(torch.randn(2112, 7168))
+d = torch.empty(1, 2112, dtype=torch.bfloat16)
+dg.fp8_gemm_nt((a, dg.get_mn_major_tma_aligned_tensor(sfa)), (b, sfb), d)
+print("called")
+"""
 
 @unittest.skipIf(not COMPILER_LIB or not os.path.isfile(COMPILER_LIB) or
                  not os.access(PRECOMPILE, os.X_OK),
@@ -272,31 +289,45 @@ class PrecompiledCacheTest(CacheDirTest):
     """A cache that tilec-precompile filled serves tilec.deep_gemm's
     kernels: one key and one file format for the C API and Python."""
 
-    def get_gemm_kernel(self):
+    def run_fresh(self, script: str, expected: str) -> str:
+        """Runs `script` in a fresh process on the test's cache; its stderr
+        (where the library reports compiles)."""
         env = dict(os.environ, TILEC_COMPILER_LIB=COMPILER_LIB,
                    TILEC_PRINT_COMPILES="1", TILEC_CACHE_DIR=self.cache)
         env.pop("TILEC_COMPILER", None)
         env["PYTHONPATH"] = os.pathsep.join(
             [os.path.join(REPO, "python"), env.get("PYTHONPATH", "")])
-        done = subprocess.run([sys.executable, "-c", _GET_GEMM_KERNEL], env=env,
+        done = subprocess.run([sys.executable, "-c", script], env=env,
                               capture_output=True, text=True, timeout=300)
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("loaded fp8_gemm_1d2d", done.stdout)
+        self.assertIn(expected, done.stdout)
         return done.stderr
+
+    def get_gemm_kernel(self):
+        return self.run_fresh(_GET_GEMM_KERNEL, "loaded fp8_gemm_1d2d")
+
+    def precompile(self, line: str, compiled: int) -> None:
+        listing = os.path.join(self.cache, "gemms.txt")
+        with open(listing, "w") as f:
+            f.write(line + "\n")
+        done = subprocess.run([PRECOMPILE, "--cache-dir", self.cache, listing],
+                              capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, TILEC_COMPILER_LIB=COMPILER_LIB))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(f"{compiled} compiled", done.stdout + done.stderr)
 
     def test_a_precompiled_kernel_is_not_compiled_again(self):
         # Control: an empty cache compiles (in the library, which says so).
         self.assertIn("tilec: compiled fp8_gemm_1d2d", self.get_gemm_kernel())
         shutil.rmtree(os.path.join(self.cache, "kernels"))
-        listing = os.path.join(self.cache, "gemms.txt")
-        with open(listing, "w") as f:
-            f.write("fp8_gemm_1d2d 7168 16384 - 1\n")
-        done = subprocess.run([PRECOMPILE, "--cache-dir", self.cache, listing],
-                              capture_output=True, text=True, timeout=300,
-                              env=dict(os.environ, TILEC_COMPILER_LIB=COMPILER_LIB))
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("1 compiled", done.stdout + done.stderr)
+        self.precompile("fp8_gemm_1d2d 7168 16384 - 1", compiled=1)
         self.assertNotIn("tilec: compiled", self.get_gemm_kernel())
+
+    def test_a_split_call_finds_both_kernels_precompiled(self):
+        # The GEMM and its splitk_reduce: two kernels for one line.
+        self.precompile("fp8_gemm_1d2d 2112 7168 - 1", compiled=2)
+        stderr = self.run_fresh(_SPLIT_CALL, "called")
+        self.assertNotIn("tilec: compiled", stderr)
 
 
 if __name__ == "__main__":

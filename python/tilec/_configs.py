@@ -80,9 +80,10 @@ def _compiler_library():
 
 def _problem(family: str, m: int, n: int, k: int, out: str,
              accumulate: bool) -> _Problem:
-    if not family.startswith(("fp8_gemm_", "bf16_gemm_")):
+    # splitk_reduce's problem is the split FP8 GEMM's.
+    if not family.startswith(("fp8_gemm_", "bf16_gemm_", "splitk_reduce")):
         raise NotImplementedError(f"tilec has no configs for family {family!r}")
-    inputs = _INPUT_DTYPE[family.split("_")[0]].encode()
+    inputs = _INPUT_DTYPE["bf16" if family.startswith("bf16") else "fp8"].encode()
     return _Problem(m=m, n=n, k=k, a_dtype=inputs, b_dtype=inputs,
                     d_dtype=out.encode(), accumulate=int(accumulate))
 

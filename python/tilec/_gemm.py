@@ -403,7 +403,8 @@ def _launch(plan: Plan, key: tuple) -> None:
     target = dispatcher(key, len(inputs))
     splits = int(dict(defines).get("SPLIT_K", "1"))
     if splits > 1:
-        _add_split_plan(plan, target, inputs, kernel, defines, splits, device)
+        _add_split_plan(plan, target, inputs, kernel, defines, splits, device,
+                        problem)
     else:
         target.add(inputs, kernel, plan.arg_map)
     if not target.launch(*inputs):
@@ -412,7 +413,7 @@ def _launch(plan: Plan, key: tuple) -> None:
 
 
 def _add_split_plan(plan: Plan, target, inputs, kernel, defines, splits: int,
-                    device) -> None:
+                    device, problem: dict) -> None:
     """Split K (the config's SPLIT_K): the GEMM writes `splits` slices of
     f32 partial sums into a workspace of splits * ceil(M / BLK_M) * BLK_M
     rows by N, then splitk_reduce.tile adds them into D in slice order
@@ -422,9 +423,12 @@ def _add_split_plan(plan: Plan, target, inputs, kernel, defines, splits: int,
     rows = splits * quant.ceil_div(plan.m, block_m) * block_m
     workspace = torch.empty(rows, plan.n, dtype=torch.float32,
                             device=inputs[2].device)
-    reduce_defines = (("BLK_M", str(block_m)), ("BLK_N", "64"),
-                      ("OUT", plan.out), ("SPLIT_K", str(splits)))
-    reduce = _cache.get_kernel("splitk_reduce", reduce_defines, device)
+    # The library's config for the same problem sets the reduce's params
+    # (the GEMM's BLK_M and SPLIT_K), so tilec-precompile prepares it too.
+    reduce_defines, _ = _configs.choose("splitk_reduce",
+                                        target=_cache.device_target(device),
+                                        **problem)
+    reduce = _cache.get_kernel("splitk_reduce", reduce_defines, device, problem)
     reduce.set_persistent_limit(_num_sms_override or 0)
     gemm_map = [entry if index != 2 else "workspace"
                 for index, entry in enumerate(plan.arg_map)]

@@ -53,8 +53,8 @@ _CANDIDATES = {
     "bf16_gemm_tt": [("lib/Kernels/bf16_gemm_tt.tile", "bf16_gemm_tt")],
     "fp8_gemm_1d2d": [("lib/Kernels/fp8_gemm_1d2d.tile", "fp8_gemm_1d2d")],
     "fp8_gemm_1d1d": [("lib/Kernels/fp8_gemm_1d1d.tile", "fp8_gemm_1d1d")],
-    # Split K's second kernel: no config table of its own (the GEMM's config
-    # sets its params), compiled by the package's JIT.
+    # Split K's second kernel: its config is the split GEMM's (the library's
+    # splitk_reduce family).
     "splitk_reduce": [("lib/Kernels/splitk_reduce.tile", "splitk_reduce")],
 }
 

@@ -273,9 +273,10 @@ TEST_F(CompilerApi, BadRequestsNameTheArgument) {
 //===----------------------------------------------------------------------===//
 
 TEST_F(CompilerApi, FamiliesCarryTheirSpecs) {
-  ASSERT_EQ(tilec_num_kernel_families(), 6u);
+  ASSERT_EQ(tilec_num_kernel_families(), 7u);
   EXPECT_STREQ(tilec_kernel_family_name(0), "bf16_gemm_nt");
-  EXPECT_EQ(tilec_kernel_family_name(6), nullptr);
+  EXPECT_STREQ(tilec_kernel_family_name(6), "splitk_reduce");
+  EXPECT_EQ(tilec_kernel_family_name(7), nullptr);
   const char *text = nullptr;
   size_t size = 0;
   ASSERT_EQ(tilec_kernel_family_spec("fp8_gemm_1d2d", &text, &size),
@@ -411,6 +412,25 @@ TEST_F(CompilerApi, SplitKRowsSetTheSplitAndAnF32Workspace) {
   EXPECT_EQ(std::string(info.params).find("SPLIT_K"), std::string::npos);
 }
 
+// The reduce kernel's config follows the GEMM's: its BLK_M and SPLIT_K, D's
+// dtype.
+TEST_F(CompilerApi, SplitKReduceTakesTheGemmsSplit) {
+  tilec_gemm_problem p = gemm(1, 2112, 7168);
+  p.a_dtype = p.b_dtype = "e4m3";
+  tilec_kernel_info info;
+  ASSERT_EQ(tilec_kernel_config("splitk_reduce", &p, 132, nullptr, &info),
+            TILEC_COMPILER_OK)
+      << tilec_compiler_last_error();
+  EXPECT_STREQ(info.params, "BLK_M=16 BLK_N=64 OUT=bf16 SPLIT_K=4");
+  EXPECT_STREQ(info.family, "splitk_reduce");
+  p.d_dtype = "f32";
+  p.k = 4096;
+  p.n = 4096;
+  ASSERT_EQ(tilec_kernel_config("splitk_reduce", &p, 132, nullptr, &info),
+            TILEC_COMPILER_OK);
+  EXPECT_STREQ(info.params, "BLK_M=16 BLK_N=64 OUT=f32 SPLIT_K=2");
+}
+
 TEST_F(CompilerApi, KernelKeysAreStableHexAndFollowTheParams) {
   tilec_gemm_problem p = gemm(4096, 4096, 4096);
   tilec_kernel_info a, b, c, d;
@@ -456,10 +476,17 @@ TEST_F(CompilerApi, BadProblemsNameTheArgument) {
   expectError("bf16_gemm_xx", ok, 132, nullptr,
               "family 'bf16_gemm_xx' is not a kernel family; use one of "
               "bf16_gemm_nt, bf16_gemm_nn, bf16_gemm_tn, bf16_gemm_tt, "
-              "fp8_gemm_1d2d, fp8_gemm_1d1d");
+              "fp8_gemm_1d2d, fp8_gemm_1d1d, splitk_reduce");
   expectError(nullptr, ok, 132, nullptr,
               "family is NULL; use one of bf16_gemm_nt, bf16_gemm_nn, "
-              "bf16_gemm_tn, bf16_gemm_tt, fp8_gemm_1d2d, fp8_gemm_1d1d");
+              "bf16_gemm_tn, bf16_gemm_tt, fp8_gemm_1d2d, fp8_gemm_1d1d, "
+              "splitk_reduce");
+  // The reduce kernel exists only for problems whose GEMM splits K.
+  tilec_gemm_problem unsplit = gemm(4096, 4096, 4096);
+  unsplit.a_dtype = unsplit.b_dtype = "e4m3";
+  expectError("splitk_reduce", unsplit, 132, nullptr,
+              "problem 4096x4096x4096 does not split K (fp8_gemm_1d2d runs "
+              "256x128 tiles unsplit): it has no splitk_reduce kernel");
   expectError("bf16_gemm_nt", gemm(0, 256, 512), 132, nullptr,
               "problem.m must be positive, got 0");
   expectError("bf16_gemm_nt", gemm(128, -4, 512), 132, nullptr,
