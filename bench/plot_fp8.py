@@ -42,6 +42,8 @@ def main():
     p.add_argument("markdown")
     p.add_argument("png")
     p.add_argument("--title", default="FP8 1D2D GEMM on the H200, relative to DeepGEMM")
+    p.add_argument("--label", default="tilec (best build per shape)",
+                   help="the tilec bar's legend (e.g. for a --package run)")
     p.add_argument("--split", metavar="PREFIX",
                    help="plot the builds named PREFIX... as a bar of their own")
     args = p.parse_args()
@@ -56,7 +58,7 @@ def main():
         return times[DEEPGEMM] / min(tilec) if tilec else 0.0
 
     split = (lambda name: name.startswith(args.split)) if args.split else None
-    bars = [("tilec (best build per shape)" if not split else
+    bars = [(args.label if not split else
              "tilec, best unsplit build",
              [best(t, (lambda n: not split(n)) if split else (lambda n: True))
               for _, t in rows], None)]
