@@ -48,6 +48,10 @@ def main():
         cases = [inputs(m, n, k, gen) for _ in streams]
         outs = [torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
                 for _ in streams]
+        # The inputs and the poison were made on the current stream: the
+        # side streams wait for them.
+        for stream in streams:
+            stream.wait_stream(torch.cuda.current_stream())
         for _ in range(3):  # interleaved calls on both streams
             for stream, (a, b, _), d in zip(streams, cases, outs):
                 with torch.cuda.stream(stream):
