@@ -57,9 +57,9 @@ struct TableRow {
   const char *why;
   /// fp8_gemm_1d2d only: two 64-row waves per consumer warpgroup (WAVES = 2)
   /// and A multicast to a pair of CTAs along N (CLUSTER_N = 2).
-  bool twoWavesMulticastA = false;
+  bool waves2MulticastA = false;
   /// A row measured for fp8_gemm_1d2d only (the 1D1D spec skips it).
-  bool only1D2D = false;
+  bool for1D2DOnly = false;
   /// fp8_gemm_1d2d: the consumer's K loop unrolled this many times (UNROLL),
   /// and the B scales read from global memory whatever K (MAX_KB = 0).
   int64_t unroll = 1;
@@ -69,8 +69,35 @@ struct TableRow {
   /// fp8_gemm_1d2d: K split over this many tiles (SPLIT_K, an f32
   /// workspace that splitk_reduce sums into D), from K = minK up, never
   /// with accumulation.
-  int64_t splitK = 1;
+  int64_t splits = 1;
   int64_t minK = 0;
+
+  // The options by name, so that a row reads as what it sets:
+  // TableRow{...}.only1D2D().unrolled(4).splitK(4, /*minK=*/4096).
+  constexpr TableRow twoWavesMulticastA() const {
+    return with(&TableRow::waves2MulticastA, true);
+  }
+  constexpr TableRow only1D2D() const {
+    return with(&TableRow::for1D2DOnly, true);
+  }
+  constexpr TableRow unrolled(int64_t times) const {
+    return with(&TableRow::unroll, times);
+  }
+  constexpr TableRow globalBScales() const {
+    return with(&TableRow::globalScales, true);
+  }
+  constexpr TableRow fromN(int64_t n) const { return with(&TableRow::minN, n); }
+  constexpr TableRow splitK(int64_t ways, int64_t fromK) const {
+    return with(&TableRow::splits, ways).with(&TableRow::minK, fromK);
+  }
+
+private:
+  template <typename T>
+  constexpr TableRow with(T TableRow::*field, T value) const {
+    TableRow row = *this;
+    row.*field = value;
+    return row;
+  }
 };
 
 // BF16: bench/results/2026-11-29-hopper-gemm-ladder.md (rung 6 = 128 x 256,
@@ -79,122 +106,139 @@ struct TableRow {
 // beat it on large shapes). The smaller tiles for few-tile problems are
 // not measured yet.
 constexpr TableRow kBf16Table[] = {
-    {0, 0, true, 128, 256,
-     "128x256: rung 6, the fastest measured (1.00-1.02x cuBLAS at 8192^3, "
-     "bench/results/2026-11-29-hopper-gemm-ladder.md)"},
-    {0, 0, true, 128, 128,
-     "128x256 tiles would leave SMs idle: 128x128 (not measured at this "
-     "size)"},
-    {0, 0, false, 128, 64,
-     "few tiles: 128x64 for the most CTAs (128x256 ran at 0.2-0.4x cuBLAS "
-     "at M = 128; not measured)"},
+    TableRow{
+        0, 0, true, 128, 256,
+        "128x256: rung 6, the fastest measured (1.00-1.02x cuBLAS at 8192^3, "
+        "bench/results/2026-11-29-hopper-gemm-ladder.md)"},
+    TableRow{
+        0, 0, true, 128, 128,
+        "128x256 tiles would leave SMs idle: 128x128 (not measured at this "
+        "size)"},
+    TableRow{
+        0, 0, false, 128, 64,
+        "few tiles: 128x64 for the most CTAs (128x256 ran at 0.2-0.4x cuBLAS "
+        "at M = 128; not measured)"},
 };
 
 // FP8, both scalings: bench/results/2026-12-01-fp8-gemm.md, runs 1-2.
 constexpr TableRow kFp8Table[] = {
-    {16, 2112, false, 16, 64,
-     "M <= 16, N <= 2112, K >= 4096: 16x64 with K split 4 ways, K loop "
-     "unrolled 4 times (1.14x and 1.27x DeepGEMM at 1x576x7168 and "
-     "1x2112x7168, 1.5x the unsplit build: run 19 of "
-     "bench/results/2026-12-01-fp8-gemm.md; measured at K = 7168)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/4,
-     /*globalScales=*/false, /*minN=*/0, /*splitK=*/4, /*minK=*/4096},
-    {16, 4096, false, 16, 64,
-     "M <= 16, N <= 4096, K >= 4096: 16x64 with K split 2 ways, K loop "
-     "unrolled 4 times (1.12x DeepGEMM at 1x4096x7168, 1.25x the unsplit "
-     "build: run 19 of bench/results/2026-12-01-fp8-gemm.md; measured at "
-     "K = 7168)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/4,
-     /*globalScales=*/false, /*minN=*/0, /*splitK=*/2, /*minK=*/4096},
-    {16, 4096, false, 16, 32,
-     "M <= 16, 1024 < N <= 4096: 16x32, a 64-row wgmma over 16 loaded "
-     "rows, K loop unrolled 4 times (0.88x and 0.94x DeepGEMM at "
-     "1x2112x7168 and 1x4096x7168, 1.07-1.19x the 64x64 build: run 19 of "
-     "bench/results/2026-12-01-fp8-gemm.md; split K is faster still, and "
-     "not in this table)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/4,
-     /*globalScales=*/false, /*minN=*/1025},
-    {16, 8192, false, 16, 64,
-     "M <= 16, N <= 8192: 16x64, a 64-row wgmma over 16 loaded rows, K "
-     "loop unrolled 4 times (1.00-1.11x DeepGEMM at 1x7168x2048 and "
-     "1x7168x16384, 1.35-1.53x the 64x64 build: run 19 of "
-     "bench/results/2026-12-01-fp8-gemm.md)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/4,
-     /*globalScales=*/false, /*minN=*/4097},
-    {16, 0, false, 16, 128,
-     "M <= 16, N > 8192: 16x128 with the B scales from global memory, K "
-     "loop unrolled 4 times (0.92-0.95x DeepGEMM at 1x24576x1536 and "
-     "1x32768x512, 1.3-1.5x the 64x64 build: run 20 of "
-     "bench/results/2026-12-01-fp8-gemm.md)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/4,
-     /*globalScales=*/true, /*minN=*/8193},
-    {64, 1024, false, 64, 32,
-     "M <= 64, N <= 1024: 64x32, the most CTAs, K loop unrolled 4 times "
-     "with the B scales from global memory (1.13x the staged, not "
-     "unrolled build at 1x576x7168: run 14 of "
-     "bench/results/2026-12-01-fp8-gemm.md)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/false, /*unroll=*/4,
-     /*globalScales=*/true},
-    {64, 8192, false, 64, 64,
-     "M <= 64, N <= 8192: 64x64 (1.15-1.16x the 64x32 builds at "
-     "1x2112x7168, 1.03x at 1x4096x7168, 1.02-1.19x the 64x128 build at "
-     "1x7168x16384: runs 12 and 14 of bench/results/2026-12-01-fp8-gemm.md)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/true},
-    {64, 0, false, 64, 128,
-     "M <= 64: one 64-row consumer, 64x128 (1.25x the 128x128 build at "
-     "1x24576x1536, 1.20x at 1x32768x512: run 12 of "
-     "bench/results/2026-12-01-fp8-gemm.md)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/true},
-    {128, 2112, false, 64, 32,
-     "M <= 128, N <= 2112: 64x32, the most CTAs, K loop unrolled 4 times "
-     "with the B scales from global memory (1.12-1.14x the staged, not "
-     "unrolled build at 128x2112x7168 and 128x576x7168: run 14 of "
-     "bench/results/2026-12-01-fp8-gemm.md)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/false, /*unroll=*/4,
-     /*globalScales=*/true},
-    {128, 4096, false, 64, 64,
-     "M <= 128, N <= 4096: 64x64, twice the CTAs of 64x128 (1.06x its "
-     "speed at 1x4096x7168, 1.31x at 128x4096x7168: run 11 of "
-     "bench/results/2026-12-01-fp8-gemm.md)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/true},
-    {128, 8192, false, 64, 128,
-     "M <= 128, N <= 8192: one 64-row consumer, 64x128 (1.06-1.08x "
-     "DeepGEMM at 128x7168x16384, 1.01x at 128x7168x2048: runs 14 and 16 "
-     "of bench/results/2026-12-01-fp8-gemm.md)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/true},
-    {128, 0, false, 128, 128,
-     "M <= 128, N > 8192: 128x128 (1.15x the 64x128 build at "
-     "128x24576x1536, 1.38x at 128x32768x512: run 12 of "
-     "bench/results/2026-12-01-fp8-gemm.md)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/true},
-    {128, 0, false, 64, 128,
-     "M <= 128: one 64-row consumer, 64x128 (0.98-1.06x DeepGEMM at "
-     "128x7168x16384, bench/results/2026-12-01-fp8-gemm.md)"},
-    {0, 1024, false, 128, 144,
-     "N <= 1024: 128x144, tiles spanning two B scale blocks, B scales from "
-     "global memory (39.1 us at 4096x576x7168 against 47.5 for 128x128: "
-     "4 column tiles instead of 4.5, run 18 of "
-     "bench/results/2026-12-01-fp8-gemm.md; measured at N = 576 only)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/true, /*unroll=*/1,
-     /*globalScales=*/true},
-    {0, 2112, true, 128, 128,
-     "N <= 2112, tiles enough for the SMs: 128x128 with the B scales from "
-     "global memory (118.8 us at 4096x2112x7168 against 124.9 staged, run "
-     "11; 128x64 took 149.4 us there, run 16, of "
-     "bench/results/2026-12-01-fp8-gemm.md)",
-     /*twoWavesMulticastA=*/false, /*only1D2D=*/false, /*unroll=*/1,
-     /*globalScales=*/true},
-    {0, 2112, false, 128, 64,
-     "N <= 2112, few tiles: 128x64 for more CTAs (by wave count, not "
-     "measured)"},
-    {0, 0, true, 256, 128,
-     "large: 256x128, two waves per warpgroup, A multicast (DeepGEMM's "
-     "choice; 0.85-0.97x DeepGEMM on the large shapes, run 5 of "
-     "bench/results/2026-12-01-fp8-gemm.md)",
-     /*twoWavesMulticastA=*/true},
-    {0, 0, false, 128, 128,
-     "large: 128x128 (0.73-0.86x DeepGEMM at 4096^3 to 8192^3, "
-     "bench/results/2026-12-01-fp8-gemm.md)"},
+    TableRow{16, 2112, false, 16, 64,
+             "M <= 16, N <= 2112, K >= 4096: 16x64 with K split 4 ways, K loop "
+             "unrolled 4 times (1.14x and 1.27x DeepGEMM at 1x576x7168 and "
+             "1x2112x7168, 1.5x the unsplit build: run 19 of "
+             "bench/results/2026-12-01-fp8-gemm.md; measured at K = 7168)"}
+        .only1D2D()
+        .unrolled(4)
+        .splitK(4, /*minK=*/4096),
+    TableRow{
+        16, 4096, false, 16, 64,
+        "M <= 16, N <= 4096, K >= 4096: 16x64 with K split 2 ways, K loop "
+        "unrolled 4 times (1.12x DeepGEMM at 1x4096x7168, 1.25x the unsplit "
+        "build: run 19 of bench/results/2026-12-01-fp8-gemm.md; measured at "
+        "K = 7168)"}
+        .only1D2D()
+        .unrolled(4)
+        .splitK(2, /*minK=*/4096),
+    TableRow{
+        16, 4096, false, 16, 32,
+        "M <= 16, 1024 < N <= 4096: 16x32, a 64-row wgmma over 16 loaded "
+        "rows, K loop unrolled 4 times (0.88x and 0.94x DeepGEMM at "
+        "1x2112x7168 and 1x4096x7168, 1.07-1.19x the 64x64 build: run 19 of "
+        "bench/results/2026-12-01-fp8-gemm.md; K < 4096 here: the split "
+        "rows above take K >= 4096)"}
+        .only1D2D()
+        .unrolled(4)
+        .fromN(1025),
+    TableRow{16, 8192, false, 16, 64,
+             "M <= 16, N <= 8192: 16x64, a 64-row wgmma over 16 loaded rows, K "
+             "loop unrolled 4 times (1.00-1.11x DeepGEMM at 1x7168x2048 and "
+             "1x7168x16384, 1.35-1.53x the 64x64 build: run 19 of "
+             "bench/results/2026-12-01-fp8-gemm.md)"}
+        .only1D2D()
+        .unrolled(4)
+        .fromN(4097),
+    TableRow{
+        16, 0, false, 16, 128,
+        "M <= 16, N > 8192: 16x128 with the B scales from global memory, K "
+        "loop unrolled 4 times (0.92-0.95x DeepGEMM at 1x24576x1536 and "
+        "1x32768x512, 1.3-1.5x the 64x64 build: run 20 of "
+        "bench/results/2026-12-01-fp8-gemm.md)"}
+        .only1D2D()
+        .unrolled(4)
+        .globalBScales()
+        .fromN(8193),
+    TableRow{
+        64, 1024, false, 64, 32,
+        "M <= 64, N <= 1024: 64x32, the most CTAs, K loop unrolled 4 times "
+        "with the B scales from global memory (1.13x the staged, not "
+        "unrolled build at 1x576x7168: run 14 of "
+        "bench/results/2026-12-01-fp8-gemm.md)"}
+        .unrolled(4)
+        .globalBScales(),
+    TableRow{
+        64, 8192, false, 64, 64,
+        "M <= 64, N <= 8192: 64x64 (1.15-1.16x the 64x32 builds at "
+        "1x2112x7168, 1.03x at 1x4096x7168, 1.02-1.19x the 64x128 build at "
+        "1x7168x16384: runs 12 and 14 of bench/results/2026-12-01-fp8-gemm.md)"}
+        .only1D2D(),
+    TableRow{64, 0, false, 64, 128,
+             "M <= 64: one 64-row consumer, 64x128 (1.25x the 128x128 build at "
+             "1x24576x1536, 1.20x at 1x32768x512: run 12 of "
+             "bench/results/2026-12-01-fp8-gemm.md)"}
+        .only1D2D(),
+    TableRow{
+        128, 2112, false, 64, 32,
+        "M <= 128, N <= 2112: 64x32, the most CTAs, K loop unrolled 4 times "
+        "with the B scales from global memory (1.12-1.14x the staged, not "
+        "unrolled build at 128x2112x7168 and 128x576x7168: run 14 of "
+        "bench/results/2026-12-01-fp8-gemm.md)"}
+        .unrolled(4)
+        .globalBScales(),
+    TableRow{128, 4096, false, 64, 64,
+             "M <= 128, N <= 4096: 64x64, twice the CTAs of 64x128 (1.06x its "
+             "speed at 1x4096x7168, 1.31x at 128x4096x7168: run 11 of "
+             "bench/results/2026-12-01-fp8-gemm.md)"}
+        .only1D2D(),
+    TableRow{
+        128, 8192, false, 64, 128,
+        "M <= 128, N <= 8192: one 64-row consumer, 64x128 (1.06-1.08x "
+        "DeepGEMM at 128x7168x16384, 1.01x at 128x7168x2048: runs 14 and 16 "
+        "of bench/results/2026-12-01-fp8-gemm.md)"}
+        .only1D2D(),
+    TableRow{128, 0, false, 128, 128,
+             "M <= 128, N > 8192: 128x128 (1.15x the 64x128 build at "
+             "128x24576x1536, 1.38x at 128x32768x512: run 12 of "
+             "bench/results/2026-12-01-fp8-gemm.md)"}
+        .only1D2D(),
+    TableRow{128, 0, false, 64, 128,
+             "M <= 128: one 64-row consumer, 64x128 (0.98-1.06x DeepGEMM at "
+             "128x7168x16384, bench/results/2026-12-01-fp8-gemm.md)"},
+    TableRow{
+        0, 1024, false, 128, 144,
+        "N <= 1024: 128x144, tiles spanning two B scale blocks, B scales from "
+        "global memory (39.1 us at 4096x576x7168 against 47.5 for 128x128: "
+        "4 column tiles instead of 4.5, run 18 of "
+        "bench/results/2026-12-01-fp8-gemm.md; measured at N = 576 only)"}
+        .only1D2D()
+        .globalBScales(),
+    TableRow{
+        0, 2112, true, 128, 128,
+        "N <= 2112, tiles enough for the SMs: 128x128 with the B scales from "
+        "global memory (118.8 us at 4096x2112x7168 against 124.9 staged, run "
+        "11; 128x64 took 149.4 us there, run 16, of "
+        "bench/results/2026-12-01-fp8-gemm.md)"}
+        .globalBScales(),
+    TableRow{0, 2112, false, 128, 64,
+             "N <= 2112, few tiles: 128x64 for more CTAs (by wave count, not "
+             "measured)"},
+    TableRow{0, 0, true, 256, 128,
+             "large: 256x128, two waves per warpgroup, A multicast (DeepGEMM's "
+             "choice; 0.85-0.97x DeepGEMM on the large shapes, run 5 of "
+             "bench/results/2026-12-01-fp8-gemm.md)"}
+        .twoWavesMulticastA(),
+    TableRow{0, 0, false, 128, 128,
+             "large: 128x128 (0.73-0.86x DeepGEMM at 4096^3 to 8192^3, "
+             "bench/results/2026-12-01-fp8-gemm.md)"},
 };
 
 /// Fewer stages than this cannot hide TMA latency (DeepGEMM's floor too).
@@ -406,14 +450,14 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
   ArrayRef<TableRow> table = isBf16(family) ? ArrayRef<TableRow>(kBf16Table)
                                             : ArrayRef<TableRow>(kFp8Table);
   for (const TableRow &row : table) {
-    if ((row.twoWavesMulticastA || row.only1D2D) &&
+    if ((row.waves2MulticastA || row.for1D2DOnly) &&
         family.kind != FamilyKind::Fp8Gemm1D2D)
       continue;
     if ((row.maxM && problem.m > row.maxM) ||
         (row.maxN && problem.n > row.maxN) || problem.n < row.minN ||
         problem.k < row.minK)
       continue;
-    const bool split = row.splitK > 1;
+    const bool split = row.splits > 1;
     if (split && problem.accumulate)
       continue;
     // A split GEMM writes f32 partial sums, whatever D is.
@@ -444,13 +488,13 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     config.blockN = row.blockN;
     config.blockK = blockK;
     config.stages = stages;
-    const int64_t waves = row.twoWavesMulticastA ? 2 : 1;
+    const int64_t waves = row.waves2MulticastA ? 2 : 1;
     config.threads =
         isBf16(family) ? 384 : (fp8Consumers(row.blockM, waves) + 1) * 128;
     // Persistent grids: one CTA per SM, whatever the tile count.
     config.grid = {static_cast<unsigned>(smCount), 1, 1};
     config.numTiles = tiles;
-    config.splitK = row.splitK;
+    config.splitK = row.splits;
     config.sharedBytes = sharedBytes(family, row.blockM, row.blockN, blockK,
                                      stages, gemmOutBytes, stagedBlocks);
     config.reason = row.why;
@@ -469,8 +513,8 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     if (family.kind == FamilyKind::Fp8Gemm1D2D && row.unroll > 1)
       config.params.push_back({"UNROLL", std::to_string(row.unroll)});
     if (split)
-      config.params.push_back({"SPLIT_K", std::to_string(row.splitK)});
-    if (row.twoWavesMulticastA) {
+      config.params.push_back({"SPLIT_K", std::to_string(row.splits)});
+    if (row.waves2MulticastA) {
       config.cluster = {2, 1, 1};
       config.params.push_back({"CLUSTER_N", "2"});
       config.params.push_back({"WAVES", "2"});
