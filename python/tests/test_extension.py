@@ -140,6 +140,34 @@ class ExtensionTest(CacheDirTest):
         dispatcher.clear()
         self.assertEqual(len(dispatcher), 0)
 
+    def test_dispatcher_plans_of_two_kernels_and_a_workspace(self):
+        # The copy kernel twice: X -> workspace, then workspace -> Y (a dry
+        # run checks each launch's arguments against its kernel).
+        kernel = self.C.Bundle(self.bundle).kernel()
+        dispatcher = self.C.Dispatcher(2)
+        x = torch.empty(64, 128, dtype=torch.bfloat16)
+        y = torch.empty_like(x)
+        workspace = torch.empty_like(x)
+        dispatcher.add((x, y), kernel, [(0, False), "workspace"],
+                       then=[(kernel, ["workspace", (1, False)])],
+                       workspace=workspace)
+        self.assertTrue(dispatcher.launch(x, y))
+        # The plan's new workspace for this stream (a dry run's: none)
+        # replaces the old one; one of the wrong dtype fails the checks.
+        dispatcher.add((x, y), kernel, [(0, False), "workspace"],
+                       then=[(kernel, ["workspace", (1, False)])],
+                       workspace=x.half())
+        self.assertEqual(len(dispatcher), 1)
+        with self.assertRaisesRegex(ValueError, r"argument 'Y' \(index 1\): "
+                                                r"expected dtype bf16, got f16"):
+            dispatcher.launch(x, y)
+        with self.assertRaisesRegex(ValueError, "names the workspace, but none is given"):
+            dispatcher.add((x, y), kernel, [(0, False), "workspace"])
+        with self.assertRaisesRegex(ValueError, "the only named source is 'workspace'"):
+            dispatcher.add((x, y), kernel, [(0, False), "scratch"])
+        with self.assertRaisesRegex(ValueError, "the workspace must be a torch tensor"):
+            dispatcher.add((x, y), kernel, [(0, False), "workspace"], workspace=3)
+
 
 if __name__ == "__main__":
     unittest.main()
