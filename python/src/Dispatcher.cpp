@@ -65,26 +65,18 @@ void setTensorArg(rt::Arg &arg, const TensorInfo &info, bool transpose) {
   }
 }
 
-/// torch's current stream on \p device (none for a dry run).
-void *streamFor(const KernelRef &kernel, int32_t device) {
-  void *stream = nullptr;
-  if (!kernel.dry() && !TorchBridge::get().currentStream(device, stream))
-    throw nb::python_error();
-  return stream;
-}
+} // namespace
 
-bool sameKernels(const std::vector<Dispatcher::Step> &a,
-                 const std::vector<Dispatcher::Step> &b) {
-  if (a.size() != b.size())
+bool Dispatcher::sameKernels(const Plan &a, const Plan &b) {
+  if (a.steps.size() != b.steps.size())
     return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].kernel.kernel != b[i].kernel.kernel ||
-        a[i].kernel.meta != b[i].kernel.meta)
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    const KernelRef &x = a.steps[i].step.kernel, &y = b.steps[i].step.kernel;
+    if (x.kernel != y.kernel || x.meta != y.meta)
       return false;
+  }
   return true;
 }
-
-} // namespace
 
 bool Dispatcher::launch(PyObject *const *tensors, size_t count) {
   TensorInfo infos[kMaxInputs];
@@ -96,7 +88,7 @@ bool Dispatcher::launch(PyObject *const *tensors, size_t count) {
     return false;
   Plan &plan = found->second;
   const KernelRef &first = plan.steps.front().step.kernel;
-  void *stream = streamFor(first, infos[0].device);
+  void *stream = currentStreamFor(first, infos[0].device);
   const rt::Arg *workspace = nullptr;
   if (plan.needsWorkspace) {
     for (const Workspace &candidate : plan.workspaces)
@@ -115,13 +107,7 @@ bool Dispatcher::launch(PyObject *const *tensors, size_t count) {
       else if (source.input >= 0)
         setTensorArg(planned.scratch[i], infos[source.input], source.transpose);
     }
-    rt::Error error =
-        step.kernel.dry()
-            ? rt::checkArgs(*step.kernel.meta, planned.scratch.data(), numArgs)
-            : step.kernel.kernel->launch(planned.scratch.data(), numArgs,
-                                         stream);
-    if (error)
-      raiseError(error);
+    launchOn(step.kernel, planned.scratch.data(), numArgs, stream);
   }
   return true;
 }
@@ -167,20 +153,14 @@ void Dispatcher::add(PyObject *const *tensors, size_t count,
     plan.steps.push_back({std::move(step), std::move(scratch)});
   }
   if (workspace) {
-    void *stream = streamFor(plan.steps.front().step.kernel, infos[0].device);
+    void *stream =
+        currentStreamFor(plan.steps.front().step.kernel, infos[0].device);
     auto existing = plans.find(key);
-    if (existing != plans.end() && existing->second.needsWorkspace) {
-      std::vector<Step> old;
-      for (const PlannedStep &planned : existing->second.steps)
-        old.push_back(planned.step);
-      std::vector<Step> now;
-      for (const PlannedStep &planned : plan.steps)
-        now.push_back(planned.step);
-      if (sameKernels(old, now))
-        for (Workspace &kept : existing->second.workspaces)
-          if (kept.stream != stream)
-            plan.workspaces.push_back(std::move(kept));
-    }
+    if (existing != plans.end() && existing->second.needsWorkspace &&
+        sameKernels(existing->second, plan))
+      for (Workspace &kept : existing->second.workspaces)
+        if (kept.stream != stream)
+          plan.workspaces.push_back(std::move(kept));
     plan.workspaces.push_back(
         {stream, workspaceInfo.toArg(), nb::borrow(workspace)});
   }

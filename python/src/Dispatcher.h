@@ -98,6 +98,9 @@ private:
     std::vector<Workspace> workspaces; ///< one per stream
   };
 
+  /// Whether two plans run the same kernels in the same order.
+  static bool sameKernels(const Plan &a, const Plan &b);
+
   /// Reads the inputs and their signature; false if one is not readable.
   bool readInputs(PyObject *const *tensors, size_t count, TensorInfo *infos,
                   Key &key) const;

@@ -41,8 +41,16 @@ void createTilecErrorType(nb::module_ &module);
 /// (the message names it), TilecError otherwise.
 [[noreturn]] void raiseError(const rt::Error &error);
 
-/// Launches \p kernel with \p args on torch's current stream of \p device
-/// (checks only, for a dry kernel). Throws on failure.
+/// torch's current stream on \p device; null for a dry kernel (which
+/// launches nothing). Throws when torch cannot say.
+void *currentStreamFor(const KernelRef &kernel, int32_t device);
+
+/// Launches \p kernel with \p args on \p stream (checks only, for a dry
+/// kernel). Throws on failure.
+void launchOn(const KernelRef &kernel, const rt::Arg *args, size_t count,
+              void *stream);
+
+/// launchOn torch's current stream of \p device.
 void launchOrCheck(const KernelRef &kernel, const rt::Arg *args, size_t count,
                    int32_t device);
 

@@ -146,12 +146,9 @@ void launchValues(const KernelRef &kernel, nb::sequence values,
     launchOrCheck(kernel, args, count, device < -1 ? -1 : device);
     return;
   }
-  void *raw = reinterpret_cast<void *>(
-      static_cast<uintptr_t>(nb::cast<uint64_t>(stream)));
-  rt::Error error = kernel.dry() ? rt::checkArgs(*kernel.meta, args, count)
-                                 : kernel.kernel->launch(args, count, raw);
-  if (error)
-    raiseError(error);
+  launchOn(kernel, args, count,
+           reinterpret_cast<void *>(
+               static_cast<uintptr_t>(nb::cast<uint64_t>(stream))));
 }
 
 std::vector<Dispatcher::PlanArg> toPlanArgs(const bundle::Kernel &meta,
@@ -217,19 +214,24 @@ void raiseError(const rt::Error &error) {
   throw nb::python_error();
 }
 
-void launchOrCheck(const KernelRef &kernel, const rt::Arg *args, size_t count,
-                   int32_t device) {
-  rt::Error error;
-  if (kernel.dry()) {
-    error = rt::checkArgs(*kernel.meta, args, count);
-  } else {
-    void *stream = nullptr;
-    if (!TorchBridge::get().currentStream(device, stream))
-      throw nb::python_error();
-    error = kernel.kernel->launch(args, count, stream);
-  }
+void *currentStreamFor(const KernelRef &kernel, int32_t device) {
+  void *stream = nullptr;
+  if (!kernel.dry() && !TorchBridge::get().currentStream(device, stream))
+    throw nb::python_error();
+  return stream;
+}
+
+void launchOn(const KernelRef &kernel, const rt::Arg *args, size_t count,
+              void *stream) {
+  rt::Error error = kernel.dry() ? rt::checkArgs(*kernel.meta, args, count)
+                                 : kernel.kernel->launch(args, count, stream);
   if (error)
     raiseError(error);
+}
+
+void launchOrCheck(const KernelRef &kernel, const rt::Arg *args, size_t count,
+                   int32_t device) {
+  launchOn(kernel, args, count, currentStreamFor(kernel, device));
 }
 
 } // namespace tilec::python
