@@ -153,6 +153,8 @@ LogicalResult FragIndexOp::verify() {
     return emitOpError("gives a rows or cols fragment of f32 (each row's or "
                        "column's index), got ")
            << type;
+  if (getAlign() < 1)
+    return emitOpError("align must be positive, got ") << getAlign();
   return success();
 }
 

@@ -559,9 +559,16 @@ def Tile_FragIndexOp : Tile_Op<"frag.index", [Pure]> {
     A broadcast fragment whose element is its row index (`rows`) or column
     index (`cols`) in the tile, as an f32: compared with a scalar it picks
     per row or column, e.g. which of two 128-column scale blocks a column
-    of an FP8 tile lies in.
+    of an FP8 tile lies in. With `align = a` each index is rounded down to
+    a multiple of a: where a register's line stays within one such multiple
+    for every thread (a wgmma_acc column with a = 8: a thread's columns are
+    offset by at most 7) the result is a constant per register, so that a
+    comparison with it is shared by the register's neighbours and folds
+    where the other side is a constant.
     `%c = tile.frag.index : !tile.frag<64x192xf32, wgmma_acc, cols>`
+    `%g = tile.frag.index {align = 8 : i64} : !tile.frag<64x192xf32, wgmma_acc, cols>`
   }];
+  let arguments = (ins DefaultValuedAttr<I64Attr, "1">:$align);
   let results = (outs Tile_AnyFrag:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;

@@ -68,8 +68,16 @@ Val Emitter::emitZeros(const CallExpr &call) {
   bool undef = callee->name == "undef";
   bool index = callee->name == "index";
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, callee->name,
-                {{"type", true}, {"layout", true}, {"broadcast", false}}, args))
+  SmallVector<ArgSpec> params = {
+      {"type", true}, {"layout", true}, {"broadcast", false}};
+  if (index)
+    params.push_back({"align", false});
+  if (!bindArgs(call, callee->name, params, args))
+    return Val::error();
+  std::optional<int64_t> align = 1;
+  if (index && args[3])
+    align = evalConstInt(*args[3], "an index alignment");
+  if (!align)
     return Val::error();
   std::optional<ShapeExpr> shape = evalShapeExpr(*args[0], "a fragment");
   std::optional<unsigned> layout =
@@ -134,7 +142,7 @@ Val Emitter::emitZeros(const CallExpr &call) {
   if (undef)
     return Val::of(tile::FragUndefOp::create(builder, l, type));
   if (index)
-    return Val::of(tile::FragIndexOp::create(builder, l, type));
+    return Val::of(tile::FragIndexOp::create(builder, l, type, *align));
   return Val::of(tile::FragZeroOp::create(builder, l, type));
 }
 

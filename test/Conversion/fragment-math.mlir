@@ -172,3 +172,17 @@ tile.kernel @indices() attributes {target = #tile.target<sm_90a>, warpgroups = 1
   %c = tile.frag.index : !tile.frag<64x16xf32, wgmma_acc, cols>
   %r = tile.frag.index : !tile.frag<64x16xf32, wgmma_acc, rows>
 }
+
+// With align = 8 a wgmma_acc column rounds to its 8-column group, the same
+// for every thread: constants, no thread arithmetic. Rows (a thread's rows
+// are 8 apart, its warp's 16 rows span two groups) keep the computation.
+// CHECK-LABEL: @aligned_indices
+// CHECK-DAG: arith.constant 0.000000e+00 : f32
+// CHECK-DAG: arith.constant 8.000000e+00 : f32
+// CHECK: arith.divui
+// CHECK: arith.muli
+// CHECK: arith.uitofp
+tile.kernel @aligned_indices() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c = tile.frag.index {align = 8 : i64} : !tile.frag<64x16xf32, wgmma_acc, cols>
+  %r = tile.frag.index {align = 8 : i64} : !tile.frag<64x16xf32, wgmma_acc, rows>
+}

@@ -1523,6 +1523,13 @@ tile.kernel @frag_index_full() attributes {target = #tile.target<sm_90a>, warpgr
 
 // -----
 
+tile.kernel @frag_index_align() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.frag.index' op align must be positive, got 0}}
+  %i = tile.frag.index {align = 0 : i64} : !tile.frag<64x64xf32, wgmma_acc, cols>
+}
+
+// -----
+
 tile.kernel @store_type(%v: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %s = tile.smem_alloc : !tile.smem<4x128xf32, none>
   %c0 = arith.constant 0 : i32

@@ -217,6 +217,8 @@ tile.kernel @fragment_math(%alpha: f32) attributes {target = #tile.target<sm_90a
   %scale = tile.frag.zero : !tile.frag<128x32xf32, row_per_thread, rows>
   // CHECK: tile.frag.index : !tile.frag<64x128xf32, wgmma_acc, cols>
   %cols = tile.frag.index : !tile.frag<64x128xf32, wgmma_acc, cols>
+  // CHECK: tile.frag.index {align = 8 : i64} : !tile.frag<64x128xf32, wgmma_acc, cols>
+  %groups = tile.frag.index {align = 8 : i64} : !tile.frag<64x128xf32, wgmma_acc, cols>
   // CHECK: tile.frag.unary exp %{{.*}} : !tile.frag<64x128xf32, wgmma_acc>
   %e = tile.frag.unary exp %acc : !tile.frag<64x128xf32, wgmma_acc>
   // CHECK: tile.frag.unary relu %{{.*}} : !tile.frag<64x128xf32, wgmma_acc, cols>

@@ -27,24 +27,47 @@ LogicalResult lowerFragZero(FragZeroOp op, FragZeroOp::Adaptor,
 
 /// Each register's row (rows) or column (cols) in the tile: the thread's
 /// offset (fragmentThreadCoord) plus thread 0's line of that register
-/// (lib/Support's fragment map), as f32.
+/// (lib/Support's fragment map), as f32; with `align`, rounded down to its
+/// multiple -- a constant where every thread's line of the register rounds
+/// to the same one.
 LogicalResult lowerFragIndex(FragIndexOp op, FragIndexOp::Adaptor,
                              ConversionPatternRewriter &rewriter) {
+  constexpr uint32_t kWarpgroupThreads = 128;
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
   auto frag = cast<FragType>(op.getType());
+  const int64_t align = op.getAlign();
   Value tid =
       arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127));
   auto [rowOffset, colOffset] =
       fragmentThreadCoord(b, loc, frag.getLayout(), tid);
   bool rows = frag.getBroadcast() == FragBroadcast::rows;
   tilec::FragmentShape shape = frag.getSupportShape();
+  tilec::FragmentBroadcast broadcast = frag.getSupportBroadcast();
   SmallVector<Value> values;
   for (int64_t reg = 0; reg < frag.getElementsPerThread(); ++reg) {
-    tilec::TileCoord coord = tilec::fragmentMemoryCoord(
-        shape, frag.getSupportBroadcast(), 0, static_cast<uint32_t>(reg));
-    Value line = arith::AddIOp::create(
-        b, loc, rows ? rowOffset : colOffset, i32Const(b, loc, coord.Col));
+    auto slot = static_cast<uint32_t>(reg);
+    tilec::TileCoord coord =
+        tilec::fragmentMemoryCoord(shape, broadcast, 0, slot);
+    std::optional<int64_t> uniform;
+    if (align > 1) {
+      uniform = coord.Col / align;
+      for (uint32_t t = 1; t < kWarpgroupThreads && uniform; ++t)
+        if (tilec::fragmentMemoryCoord(shape, broadcast, t, slot).Col / align !=
+            *uniform)
+          uniform.reset();
+    }
+    if (uniform) {
+      values.push_back(arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(static_cast<float>(*uniform * align))));
+      continue;
+    }
+    Value line = arith::AddIOp::create(b, loc, rows ? rowOffset : colOffset,
+                                       i32Const(b, loc, coord.Col));
+    if (align > 1)
+      line = arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, line, i32Const(b, loc, align)),
+          i32Const(b, loc, align));
     values.push_back(
         arith::UIToFPOp::create(b, loc, b.getF32Type(), line).getResult());
   }
