@@ -242,6 +242,7 @@ private:
   std::optional<Unsupported> skip;
   bool found = false;
   bool evaluatingTopLevel = false;
+  bool arriverFinished = false; // set by noteArrivers
 };
 
 //===----------------------------------------------------------------------===//
@@ -1173,6 +1174,7 @@ bool ProtocolChecker::noteArrivers(InFlightDiagnostic &diag, int64_t elem,
                           std::to_string(times) + " time" +
                           (times == 1 ? "" : "s");
     if (agent.done) {
+      arriverFinished = true;
       diag.attachNote(arrivesAt->getLoc())
           << agent.name << ", which arrives here on '" << arrays[array].name
           << "', " << arrived << " and has finished";
@@ -1230,7 +1232,8 @@ void ProtocolChecker::reportDeadlock() {
         << " arrives on '" << array.name
         << "': it waits for its own arrivals; is this the barrier it means "
            "to wait on?";
-  } else if (!agent.observed.count(elem) && agent.blockedPhase == 0) {
+  } else if (!agent.observed.count(elem) && agent.blockedPhase == 0 &&
+             !arriverFinished) {
     // The first wait for phase 0 blocks until a first completion.
     diag.attachNote(agent.blockedAt.getLoc())
         << "a wait for phase 0 blocks until the barrier completes its first "
