@@ -291,15 +291,25 @@ std::pair<llvm::hash_code, bool> ProtocolChecker::structuralKey(Value v) {
     Operation *owner = arg.getOwner()->getParentOp();
     if (isa<KernelOp>(owner)) {
       key = {llvm::hash_combine("arg", arg.getArgNumber()), true};
-    } else if (auto loop = dyn_cast<scf::ForOp>(owner);
-               loop && arg == loop.getInductionVar()) {
+    } else if (auto loop = dyn_cast<scf::ForOp>(owner)) {
       auto lb = structuralKey(loop.getLowerBound());
       auto ub = structuralKey(loop.getUpperBound());
       auto st = structuralKey(loop.getStep());
-      bool dynamic = lb.second || ub.second || st.second;
-      key = {dynamic ? llvm::hash_combine("iv", lb.first, ub.first, st.first)
-                     : llvm::hash_combine("iv", loop.getOperation()),
-             dynamic};
+      llvm::hash_code bounds = llvm::hash_combine(lb.first, ub.first, st.first);
+      if (arg == loop.getInductionVar()) {
+        key = {llvm::hash_combine("iv", bounds),
+               lb.second || ub.second || st.second};
+      } else {
+        // A carried value (`base += count`): its start and what each
+        // iteration makes of it; the provisional key breaks the cycle.
+        unsigned n = arg.getArgNumber() - 1;
+        auto init = structuralKey(loop.getInitArgs()[n]);
+        llvm::hash_code start =
+            llvm::hash_combine("carried", bounds, n, init.first);
+        keys[v] = {start, true};
+        auto next = structuralKey(loop.getYieldedValues()[n]);
+        key = {llvm::hash_combine(start, next.first), true};
+      }
     } else {
       key = {llvm::hash_combine("value", v.getAsOpaquePointer()), true};
     }
@@ -310,7 +320,15 @@ std::pair<llvm::hash_code, bool> ProtocolChecker::structuralKey(Value v) {
         llvm::hash_combine(op->getName().getStringRef(),
                            op->getAttrDictionary().getAsOpaquePointer(),
                            cast<OpResult>(v).getResultNumber());
-    if (auto id = dyn_cast<IdOp>(op)) {
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      // The value either branch yields, by the same condition.
+      unsigned n = cast<OpResult>(v).getResultNumber();
+      h = llvm::hash_combine(
+          h, structuralKey(branch.getCondition()).first,
+          structuralKey(branch.thenYield().getOperand(n)).first,
+          structuralKey(branch.elseYield().getOperand(n)).first);
+      dynamic = true;
+    } else if (auto id = dyn_cast<IdOp>(op)) {
       IdKind kind = id.getKind();
       dynamic = kind != IdKind::cta_in_cluster && kind != IdKind::warpgroup &&
                 kind != IdKind::warp_in_warpgroup;
