@@ -102,6 +102,15 @@ cl::opt<bool> allowSlow(
              "wgmma warnings into warnings instead of errors"),
     cl::cat(tilecCategory));
 
+cl::opt<bool> noCheckProtocol(
+    "no-check-protocol",
+    cl::desc("Skip the barrier-protocol check (tile-check-protocol), which "
+             "runs each role's barrier traffic abstractly and reports "
+             "deadlocks, wrong phases, arrival counts and expect_tx bytes "
+             "that do not match, and missing proxy fences "
+             "(docs/protocol.md)"),
+    cl::cat(tilecCategory));
+
 constexpr StringLiteral kOverview =
     "tilec: the tile kernel compiler\n\n"
     "Compiles a GPU tile kernel written in the tile DSL (.tile) or the tile\n"
@@ -182,6 +191,7 @@ int run(int argc, char **argv) {
   options.llvmPasses = llvmPasses;
   options.codegenOptLevel = codegenOptLevel;
   options.allowSlowKernels = allowSlow;
+  options.checkProtocol = !noCheckProtocol;
   if (!tilec::checkCompileOptions(options, errs()))
     return 1;
 

@@ -56,6 +56,8 @@ struct CompileOptions {
   unsigned codegenOptLevel = kFollowOptLevel;
   /// ptxas's slow-kernel warnings stay warnings (--allow-slow-kernels).
   bool allowSlowKernels = false;
+  /// Run tile-check-protocol (tilec --no-check-protocol turns it off).
+  bool checkProtocol = true;
 };
 
 /// Checks the options that need no input (the -O level and the target name)

@@ -14,11 +14,13 @@
 #include "mlir/Transforms/Passes.h"
 
 void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm,
-                                    bool verifyConversion) {
+                                    bool verifyConversion, bool checkProtocol) {
   using namespace mlir;
   // The tile passes work on one kernel at a time.
   OpPassManager &kernelPM = pm.nest<tile::KernelOp>();
   kernelPM.addPass(tile::createTileVerifyScopes());
+  if (checkProtocol)
+    kernelPM.addPass(tile::createTileCheckProtocol());
   kernelPM.addPass(tile::createTileWarpSpecialize());
   kernelPM.addPass(tile::createTileAllocateSharedMemory());
   kernelPM.addPass(tile::createTileAssignNamedBarriers());

@@ -11,9 +11,11 @@ namespace tilec {
 /// dialects and the upstream lowerings of what remains (scf, arith, cf,
 /// NVVM's inline-PTX ops). With `verifyConversion` false the conversion does
 /// not verify its result: the caller verifies once after the pipeline (as
-/// tilec does, with verifyAsInternalError).
+/// tilec does, with verifyAsInternalError). With `checkProtocol` false the
+/// barrier-protocol check (tile-check-protocol) is left out.
 void buildTileToLLVMPipeline(mlir::OpPassManager &pm,
-                             bool verifyConversion = true);
+                             bool verifyConversion = true,
+                             bool checkProtocol = true);
 
 /// Verifies `module` after the tile pipeline. The kernel was verified when
 /// it was parsed, so an error here is the compiler's: it is reported as an

@@ -25,6 +25,46 @@ def TileVerifyScopes : Pass<"tile-verify-scopes", "::mlir::tile::KernelOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TileCheckProtocol : Pass<"tile-check-protocol", "::mlir::tile::KernelOp"> {
+  let summary = "Execute the roles' barrier traffic abstractly and report protocol bugs";
+  let description = [{
+    Each role runs as an agent per warpgroup (per warp for single-thread
+    roles) and per CTA of the cluster; the pass executes their barrier
+    traffic: arrivals and how many threads make them (one thread, one per
+    warp, all threads), arrivals on a peer CTA's barriers, expect_tx bytes
+    against the bytes of the TMA copies completing on the barrier (multicast
+    copies on every receiving CTA's barrier, 2-CTA copies on the leader's),
+    tcgen05 commits with their CTA masks, and every wait's (stage, phase)
+    from its pipeline state. Loops whose trip counts are known only at run
+    time (K tiles, tiles per CTA) run with every count up to two laps of the
+    rings and one more; loops of different roles with the same bounds run
+    the same number of times (docs/protocol.md: what is proven).
+
+    Findings, each an error at the op with notes that trace it: a wait that
+    never completes (deadlock: who waits where, on which barrier, stage and
+    phase, and which arrivals the phase lacks), a wait that can miss its
+    phase or passes on a fresh barrier before anyone arrived, more threads
+    arriving at once than the barrier expects, arrivals that never fill a
+    phase, expect_tx bytes that differ from the copies' bytes, a barrier
+    index out of range, and a TMA store of shared memory that threads wrote
+    without `tile.fence proxy_async` in between. Kernels it cannot model
+    (a branch on a run-time value around barrier traffic, a barrier index
+    not known at compile time) get a warning and pass.
+
+    Before (an error: the producer's ring starts at phase 0):
+    ```mlir
+    tile.role "producer" warpgroups [1] warps [0] single_thread {
+      %ps = tile.pipeline.init phase 0 : !tile.pipeline<2>
+      ...
+      tile.barrier.wait %empty[%s], %p : !tile.barrier<threads, 2>
+    ```
+    After: `error: role 'producer' waits forever on 'empty[0]' for phase 0:
+    it has completed 0 phases and its current phase has 0 of 4 arrivals`,
+    with notes on the consumer waiting for the producer's `full` barrier.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::tile::KernelOp"> {
   let summary = "Turn roles into branches on the warpgroup and warp id";
   let description = [{
