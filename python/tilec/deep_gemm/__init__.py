@@ -27,6 +27,7 @@ the argument and the expected value, before any launch.
 import torch
 
 from .. import _gemm
+from .. import _grouped as _grouped_impl
 from . import testing, utils
 from .utils import *  # noqa: F401,F403 (DeepGEMM re-exports its utils)
 from .utils import _not_implemented
@@ -139,6 +140,128 @@ for _layout, _dims in (("nt", "nk"), ("nn", "nk"), ("tn", "mn"), ("tt", "mn")):
 del _layout, _dims
 
 #===------------------------------------------------------------------------===#
+# M-grouped GEMMs (mixture of experts): DeepGEMM's contiguous layouts
+# (grouped_layout per row, or psum: one end row per group) and the masked
+# layout; tilec._grouped has the checks and the layouts.
+#===------------------------------------------------------------------------===#
+
+
+def _grouped(kind: str, layout: str, tensors, hint, plan, recipes=(None,) * 3,
+             compiled_dims="nk"):
+    """The fast path (the plan of these tensors and options) or the slow
+    one (checks, config, kernel, a plan recorded)."""
+    key = _grouped_impl.key(kind, layout, *recipes, compiled_dims, hint)
+    if not _is_compiling():
+        fast = _fast(key)
+        if fast is not None and fast.launch(*tensors):
+            return
+    if _gemm.tracing(*tensors):
+        raise NotImplementedError(
+            f"{plan.__name__}: tilec's grouped GEMMs are not torch custom ops "
+            f"yet, so torch.compile cannot trace them; call them eagerly")
+    _grouped_impl.launch(plan(), key)
+
+
+def m_grouped_fp8_fp4_gemm_nt_contiguous(
+        a, b, d, grouped_layout, recipe=None, recipe_a=None, recipe_b=None,
+        compiled_dims="nk", disable_ue8m0_cast=False, use_psum_layout=False,
+        ensure_zero_padding=True, expected_m_for_psum_layout=None,
+        _function="m_grouped_fp8_fp4_gemm_nt_contiguous"):
+    """D [M, N] = A B[group of each row]^T; a = (e4m3 [M, K], f32 SFA
+    [M, ceil(K/128)]), b = (e4m3 [G, N, K], f32 SFB [G, ceil(N/128),
+    ceil(K/128)]). ensure_zero_padding is SM100's (accepted, no effect)."""
+    a0, a1 = _gemm._pair(_function, "a", a)
+    b0, b1 = _gemm._pair(_function, "b", b)
+
+    def plan():
+        return _grouped_impl.fp8_plan(
+            a, b, d, grouped_layout, "contiguous", _function, recipe, recipe_a,
+            recipe_b, compiled_dims, use_psum_layout, expected_m_for_psum_layout)
+    plan.__name__ = _function
+    _grouped("fp8", "contiguous", (a0, b0, d, a1, b1, grouped_layout),
+             (use_psum_layout, expected_m_for_psum_layout), plan,
+             (recipe, recipe_a, recipe_b), compiled_dims)
+
+
+def m_grouped_fp8_fp4_gemm_nn_contiguous(
+        a, b, d, grouped_layout, recipe=None, recipe_a=None, recipe_b=None,
+        compiled_dims="nk", disable_ue8m0_cast=False, use_psum_layout=False,
+        ensure_zero_padding=True):
+    """The nt form with b = (B, SFB) given as [G, K, N] (DeepGEMM transposes
+    it back; sm_90a's FP8 kernels need it K-major)."""
+    b0, b1 = _gemm._pair("m_grouped_fp8_fp4_gemm_nn_contiguous", "b", b)
+    m_grouped_fp8_fp4_gemm_nt_contiguous(
+        a, (b0.transpose(1, 2), b1.transpose(1, 2)), d, grouped_layout, recipe,
+        recipe_a, recipe_b, compiled_dims, disable_ue8m0_cast, use_psum_layout,
+        ensure_zero_padding, _function="m_grouped_fp8_fp4_gemm_nn_contiguous")
+
+
+def m_grouped_fp8_fp4_gemm_nt_masked(
+        a, b, d, masked_m, expected_m, recipe=None, recipe_a=None,
+        recipe_b=None, compiled_dims="nk", disable_ue8m0_cast=False):
+    """D [G, MAX_M, N]: group g's first masked_m[g] rows = A[g] B[g]^T;
+    a = (e4m3 [G, MAX_M, K], f32 SFA [G, MAX_M, ceil(K/128)]), b as for the
+    contiguous form. masked_m is read on the GPU (CUDA graphs may replay the
+    call with other counts); expected_m is the config's hint."""
+    function = "m_grouped_fp8_fp4_gemm_nt_masked"
+    a0, a1 = _gemm._pair(function, "a", a)
+    b0, b1 = _gemm._pair(function, "b", b)
+
+    def plan():
+        return _grouped_impl.fp8_plan(
+            a, b, d, masked_m, "masked", function, recipe, recipe_a, recipe_b,
+            compiled_dims, expected_m=expected_m)
+    plan.__name__ = function
+    _grouped("fp8", "masked", (a0, b0, d, a1, b1, masked_m), expected_m, plan,
+             (recipe, recipe_a, recipe_b), compiled_dims)
+
+
+def m_grouped_bf16_gemm_nt_contiguous(
+        a, b, d, grouped_layout, compiled_dims="nk", use_psum_layout=False,
+        ensure_zero_padding=True, expected_m_for_psum_layout=None,
+        _function="m_grouped_bf16_gemm_nt_contiguous"):
+    """D [M, N] = A B[group of each row]^T; a bf16 [M, K], b [G, N, K]."""
+    def plan():
+        return _grouped_impl.bf16_plan(
+            a, b, d, grouped_layout, "contiguous", _function, compiled_dims,
+            use_psum_layout, expected_m_for_psum_layout)
+    plan.__name__ = _function
+    _grouped("bf16", "contiguous", (a, b, d, grouped_layout),
+             (use_psum_layout, expected_m_for_psum_layout), plan,
+             compiled_dims=compiled_dims)
+
+
+def m_grouped_bf16_gemm_nn_contiguous(a, b, d, grouped_layout,
+                                      compiled_dims="nk", use_psum_layout=False,
+                                      ensure_zero_padding=True):
+    """The nt form with b given as [G, K, N] (transposed back)."""
+    m_grouped_bf16_gemm_nt_contiguous(
+        a, b.transpose(1, 2) if isinstance(b, torch.Tensor) else b, d,
+        grouped_layout, compiled_dims, use_psum_layout, ensure_zero_padding,
+        _function="m_grouped_bf16_gemm_nn_contiguous")
+
+
+def m_grouped_bf16_gemm_nt_masked(a, b, d, masked_m, expected_m,
+                                  compiled_dims="nk"):
+    """D [G, MAX_M, N]: group g's first masked_m[g] rows = A[g] B[g]^T."""
+    function = "m_grouped_bf16_gemm_nt_masked"
+
+    def plan():
+        return _grouped_impl.bf16_plan(a, b, d, masked_m, "masked", function,
+                                       compiled_dims, expected_m=expected_m)
+    plan.__name__ = function
+    _grouped("bf16", "masked", (a, b, d, masked_m), expected_m, plan,
+             compiled_dims=compiled_dims)
+
+
+# DeepGEMM's older names.
+m_grouped_fp8_gemm_nt_contiguous = m_grouped_fp8_fp4_gemm_nt_contiguous
+m_grouped_fp8_gemm_nn_contiguous = m_grouped_fp8_fp4_gemm_nn_contiguous
+m_grouped_fp8_gemm_nt_masked = m_grouped_fp8_fp4_gemm_nt_masked
+fp8_m_grouped_gemm_nt_masked = m_grouped_fp8_fp4_gemm_nt_masked
+bf16_m_grouped_gemm_nt_masked = m_grouped_bf16_gemm_nt_masked
+
+#===------------------------------------------------------------------------===#
 # cuBLASLt (DeepGEMM's baseline), through torch
 #===------------------------------------------------------------------------===#
 
@@ -195,13 +318,9 @@ def cublaslt_gemm_tt(a, b, d, c=None):
 #===------------------------------------------------------------------------===#
 
 _NOT_IMPLEMENTED = (
-    "m_grouped_fp8_fp4_gemm_nt_contiguous", "m_grouped_fp8_fp4_gemm_nn_contiguous",
-    "m_grouped_fp8_fp4_gemm_nt_masked", "fp8_gemm_nt_skip_head_mid",
-    "m_grouped_fp8_gemm_nt_contiguous", "m_grouped_fp8_gemm_nn_contiguous",
-    "m_grouped_fp8_gemm_nt_masked", "k_grouped_fp8_gemm_nt_contiguous",
-    "k_grouped_fp8_gemm_tn_contiguous", "m_grouped_bf16_gemm_nt_contiguous",
-    "m_grouped_bf16_gemm_nn_contiguous", "m_grouped_bf16_gemm_nt_masked",
-    "k_grouped_bf16_gemm_tn_contiguous", "einsum", "fp8_einsum",
+    "fp8_gemm_nt_skip_head_mid", "k_grouped_fp8_gemm_nt_contiguous",
+    "k_grouped_fp8_gemm_tn_contiguous", "k_grouped_bf16_gemm_tn_contiguous",
+    "einsum", "fp8_einsum",
     "fp8_fp4_mqa_logits", "get_paged_mqa_logits_metadata",
     "fp8_fp4_paged_mqa_logits", "fp8_mqa_logits", "fp8_paged_mqa_logits",
     "tf32_hc_prenorm_gemm", "SymmBuffer", "get_symm_buffer_for_mega_moe",
@@ -210,6 +329,3 @@ _NOT_IMPLEMENTED = (
 for _name in _NOT_IMPLEMENTED:
     globals()[_name] = _not_implemented(_name)
 del _name
-
-fp8_m_grouped_gemm_nt_masked = m_grouped_fp8_gemm_nt_masked  # noqa: F821
-bf16_m_grouped_gemm_nt_masked = m_grouped_bf16_gemm_nt_masked  # noqa: F821
