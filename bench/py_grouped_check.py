@@ -37,6 +37,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gemm_bench as gb  # noqa: E402  (time_interleaved)
+from fp8_gemm import deep_gemm_module  # noqa: E402
 
 import tilec.deep_gemm as tdg  # noqa: E402
 from tilec import _configs, _grouped, quant  # noqa: E402
@@ -54,15 +55,6 @@ def calc_diff(x, y):
     if denominator == 0:
         return 0.0
     return float(1 - 2 * (x * y).sum() / denominator)
-
-
-def deep_gemm_module():
-    try:
-        import deep_gemm
-        return deep_gemm
-    except Exception as e:  # noqa: BLE001 (ImportError or a broken build)
-        print(f"deep_gemm not available: {e}", flush=True)
-        return None
 
 
 #===------------------------------------------------------------------------===#

@@ -30,6 +30,12 @@ int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
                     int64_t blockK, int64_t stages, unsigned outBytes,
                     int64_t stagedBlocks);
 
+/// The most stages (kMinStages..kMaxStages) of a configuration that fit in
+/// shared memory, 0 if none; drops \p stagedBlocks (the staged B scales of
+/// a 1D2D spec) to 0 where staging them would cost a stage.
+int64_t chooseStages(const KernelFamily &family, int64_t blockM, int64_t blockN,
+                     int64_t blockK, unsigned outBytes, int64_t &stagedBlocks);
+
 /// K blocks whose B scales a 1D2D spec stages in shared memory per tile
 /// (its MAX_KB) for this K; 0 for the other families.
 int64_t stagedScaleBlocks(const KernelFamily &family, int64_t k);

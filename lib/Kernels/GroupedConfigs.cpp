@@ -102,25 +102,15 @@ std::string chooseGroupedConfig(const KernelFamily &family,
                              : groups * divideCeil(divideCeil(problem.m, groups),
                                                    blockM);
   const int64_t blockK = bf16 ? 64 : 128;
-  const int64_t limit =
-      vocab::maxDynamicSharedMemoryBytes(vocab::Target::SM90a);
   ArrayRef<int64_t> widths =
       bf16 ? ArrayRef<int64_t>(kBf16Widths) : ArrayRef<int64_t>(kFp8Widths);
   for (int64_t blockN : widths) {
     const int64_t tiles = mTiles * divideCeil(problem.n, blockN);
     if (tiles < smCount && blockN != widths.back())
       continue;
-    auto mostStages = [&](int64_t stagedBlocks) -> int64_t {
-      for (int64_t s = kMaxStages; s >= kMinStages; --s)
-        if (sharedBytes(family, blockM, blockN, blockK, s, /*outBytes=*/2,
-                        stagedBlocks) <= limit)
-          return s;
-      return 0;
-    };
     int64_t stagedBlocks = stagedScaleBlocks(family, problem.k);
-    const int64_t stages = mostStages(0);
-    if (stagedBlocks && mostStages(stagedBlocks) < stages)
-      stagedBlocks = 0; // a pipeline stage is worth more than the staging
+    const int64_t stages = chooseStages(family, blockM, blockN, blockK,
+                                        /*outBytes=*/2, stagedBlocks);
     if (!stages)
       continue;
 

@@ -313,6 +313,23 @@ int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
   return layoutSharedMemory(buffers, /*barriers=*/2 * stages);
 }
 
+int64_t chooseStages(const KernelFamily &family, int64_t blockM, int64_t blockN,
+                     int64_t blockK, unsigned outBytes, int64_t &stagedBlocks) {
+  const int64_t limit =
+      vocab::maxDynamicSharedMemoryBytes(vocab::Target::SM90a);
+  auto mostStages = [&](int64_t staged) -> int64_t {
+    for (int64_t s = kMaxStages; s >= kMinStages; --s)
+      if (sharedBytes(family, blockM, blockN, blockK, s, outBytes, staged) <=
+          limit)
+        return s;
+    return 0;
+  };
+  const int64_t stages = mostStages(0);
+  if (stagedBlocks && mostStages(stagedBlocks) < stages)
+    stagedBlocks = 0; // a pipeline stage is worth more than the staging
+  return stages;
+}
+
 std::string checkProblem(const KernelFamily &family, const GemmProblem &problem,
                          int64_t smCount, StringRef target) {
   for (auto [name, value] : {std::pair<const char *, int64_t>{"m", problem.m},
@@ -459,8 +476,6 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     return chooseGroupedConfig(family, problem, smCount, config);
   const int64_t blockK = isBf16(family) ? 64 : 128;
   const unsigned outBytes = vocab::byteSize(problem.d);
-  const int64_t limit =
-      vocab::maxDynamicSharedMemoryBytes(vocab::Target::SM90a);
   ArrayRef<TableRow> table = isBf16(family) ? ArrayRef<TableRow>(kBf16Table)
                                             : ArrayRef<TableRow>(kFp8Table);
   for (const TableRow &row : table) {
@@ -480,18 +495,10 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
         divideCeil(problem.m, row.blockM) * divideCeil(problem.n, row.blockN);
     if (row.fillsSms && tiles < smCount)
       continue;
-    auto mostStages = [&](int64_t stagedBlocks) -> int64_t {
-      for (int64_t s = kMaxStages; s >= kMinStages; --s)
-        if (sharedBytes(family, row.blockM, row.blockN, blockK, s, gemmOutBytes,
-                        stagedBlocks) <= limit)
-          return s;
-      return 0;
-    };
     int64_t stagedBlocks =
         row.globalScales ? 0 : stagedScaleBlocks(family, problem.k);
-    int64_t stages = mostStages(0);
-    if (stagedBlocks && mostStages(stagedBlocks) < stages)
-      stagedBlocks = 0; // a pipeline stage is worth more than the staging
+    const int64_t stages = chooseStages(family, row.blockM, row.blockN, blockK,
+                                        gemmOutBytes, stagedBlocks);
     if (!stages)
       continue;
 

@@ -11,8 +11,8 @@
 import unittest
 from unittest import mock
 
-from tilec_test_support import (CacheDirTest, needs_compiler, needs_extension,
-                                needs_torch, torch)
+from test_deep_gemm import Base  # dry runs on, a cache directory of its own
+from tilec_test_support import needs_compiler, needs_extension, needs_torch, torch
 
 import tilec
 
@@ -46,17 +46,6 @@ def fp8_scales(a, b):
     sfa = torch.rand(*a.shape[:-1], kb) + 0.5
     sfb = torch.rand(b.shape[0], quant.ceil_div(b.shape[1], 128), kb) + 0.5
     return (a, sfa), (b, sfb)
-
-
-@needs_torch
-@needs_extension
-class Base(CacheDirTest):
-    dry = True
-
-    def setUp(self):
-        super().setUp()
-        tilec.set_dry_run(self.dry)
-        self.addCleanup(tilec.set_dry_run, False)
 
 
 @needs_compiler

@@ -167,11 +167,21 @@ def _check_scales(fn: str, sfa, sfb, groups: int, rows: int, n: int, k: int,
     return SFA, SFB, sfa_transform, sfb_transform
 
 
-def _layout_table(fn: str, name: str, table, groups: int, rows: int,
-                  layout: str) -> Operand:
+def _layout(fn: str, masked: bool, table, use_psum_layout,
+            expected_m_for_psum_layout, expected_m, rows: int, groups: int,
+            A: Operand) -> Tuple[str, int, Operand]:
+    """(layout, rows the config plans for, the group table's operand)."""
+    if masked:
+        plan_rows = _expected_rows(fn, expected_m, groups)
+        return "masked", plan_rows, _expect_int32_vector(
+            fn, "masked_m", table, groups, "[G] (b's groups)")
+    layout, plan_rows = _contiguous_layout(
+        fn, use_psum_layout, expected_m_for_psum_layout, rows, groups, A)
     if layout == "contiguous":
-        return _expect_int32_vector(fn, name, table, rows, "[M] (a's rows)")
-    return _expect_int32_vector(fn, name, table, groups, "[G] (b's groups)")
+        return layout, plan_rows, _expect_int32_vector(
+            fn, "grouped_layout", table, rows, "[M] (a's rows)")
+    return layout, plan_rows, _expect_int32_vector(
+        fn, "grouped_layout", table, groups, "[G] (b's groups)")
 
 
 def _contiguous_layout(fn: str, use_psum_layout, expected_m_for_psum_layout,
@@ -219,14 +229,9 @@ def fp8_plan(a_pair, b_pair, d, layout_table, layout_name: str, fn: str,
             f"{gran_ka}), B ({gran_nb}, {gran_kb})")
     SFA, SFB, sfa_transform, sfb_transform = _check_scales(
         fn, sfa, sfb, groups, rows, n, k, masked)
-    if masked:
-        layout, plan_rows = "masked", _expected_rows(fn, expected_m, groups)
-        table_name = "masked_m"
-    else:
-        layout, plan_rows = _contiguous_layout(
-            fn, use_psum_layout, expected_m_for_psum_layout, rows, groups, A)
-        table_name = "grouped_layout"
-    L = _layout_table(fn, table_name, layout_table, groups, rows, layout)
+    layout, plan_rows, L = _layout(fn, masked, layout_table, use_psum_layout,
+                                   expected_m_for_psum_layout, expected_m,
+                                   rows, groups, A)
     lead = 0 if masked else 1
     # Kernel args: A [GA, M, K], B, D [GA, M, N], SFA [GA, KB, M] (the
     # MN-major scales transposed), SFB [G, NB, KB], L.
@@ -246,14 +251,9 @@ def bf16_plan(a, b, d, layout_table, layout_name: str, fn: str,
     masked = layout_name == "masked"
     A, B, D, groups, rows, n, k = _check_operands(fn, a, b, d, torch.bfloat16,
                                                   masked)
-    if masked:
-        layout, plan_rows = "masked", _expected_rows(fn, expected_m, groups)
-        table_name = "masked_m"
-    else:
-        layout, plan_rows = _contiguous_layout(
-            fn, use_psum_layout, expected_m_for_psum_layout, rows, groups, A)
-        table_name = "grouped_layout"
-    L = _layout_table(fn, table_name, layout_table, groups, rows, layout)
+    layout, plan_rows, L = _layout(fn, masked, layout_table, use_psum_layout,
+                                   expected_m_for_psum_layout, expected_m,
+                                   rows, groups, A)
     lead = 0 if masked else 1
     arg_map = [(0, False, lead), (1, False, 0), (2, False, lead), (3, False, 0)]
     return GroupedPlan(fn, "m_grouped_bf16_gemm_nt", plan_rows, n, k, groups,
