@@ -36,7 +36,8 @@ constexpr int64_t kFp8Widths[] = {128, 64};
 int64_t l2GroupRows(int64_t blockM, int64_t blockN, int64_t smCount) {
   int64_t best = 0, bestUsage = std::numeric_limits<int64_t>::max();
   for (int64_t candidate : {8, 16}) {
-    int64_t usage = candidate * blockM + divideCeil(smCount, candidate) * blockN;
+    int64_t usage =
+        candidate * blockM + divideCeil(smCount, candidate) * blockN;
     if (usage < bestUsage) {
       bestUsage = usage;
       best = candidate;
@@ -97,10 +98,10 @@ std::string chooseGroupedConfig(const KernelFamily &family,
   }
   // Masked and psum groups start on a tile of their own; contiguous ones
   // are one range of rows.
-  const int64_t mTiles = layout == GroupLayout::Contiguous
-                             ? divideCeil(problem.m, blockM)
-                             : groups * divideCeil(divideCeil(problem.m, groups),
-                                                   blockM);
+  const int64_t mTiles =
+      layout == GroupLayout::Contiguous
+          ? divideCeil(problem.m, blockM)
+          : groups * divideCeil(divideCeil(problem.m, groups), blockM);
   const int64_t blockK = bf16 ? 64 : 128;
   ArrayRef<int64_t> widths =
       bf16 ? ArrayRef<int64_t>(kBf16Widths) : ArrayRef<int64_t>(kFp8Widths);

@@ -67,8 +67,7 @@ void setTensorArg(rt::Arg &arg, const TensorInfo &info,
     std::swap(arg.shape[last - 1], arg.shape[last - 2]);
     std::swap(arg.strides[last - 1], arg.strides[last - 2]);
   }
-  const int64_t span =
-      info.rank ? info.shape[0] * info.strides[0] : int64_t(1);
+  const int64_t span = info.rank ? info.shape[0] * info.strides[0] : int64_t(1);
   for (uint32_t d = 0; d < ones; ++d) {
     arg.shape[d] = 1;
     arg.strides[d] = span;
@@ -158,11 +157,11 @@ void Dispatcher::add(PyObject *const *tensors, size_t count,
                                     "but none is given");
       if (arg.input >= 0 &&
           infos[arg.input].rank + arg.leadingOnes > bundle::kMaxRank)
-        throw std::invalid_argument(
-            "plan argument " + std::to_string(i) + ": input " +
-            std::to_string(arg.input) + " with " +
-            std::to_string(arg.leadingOnes) + " leading dims of 1 has more " +
-            "than " + std::to_string(bundle::kMaxRank) + " dims");
+        throw std::invalid_argument("plan argument " + std::to_string(i) +
+                                    ": input " + std::to_string(arg.input) +
+                                    " with " + std::to_string(arg.leadingOnes) +
+                                    " leading dims of 1 has more than " +
+                                    std::to_string(bundle::kMaxRank) + " dims");
       scratch[i] = arg.input == kWorkspace ? workspaceInfo.toArg()
                    : arg.input < 0         ? arg.scalar
                                            : infos[arg.input].toArg();
