@@ -274,8 +274,9 @@ def key(kind: str, layout: str, recipe, recipe_a, recipe_b, compiled_dims,
     """The dispatcher of one entry point and option set. The config hint
     (expected_m, expected_m_for_psum_layout, the mk alignment) is part of
     it: it may pick another kernel for the same tensors."""
-    return ("m_grouped", kind, layout, recipe, recipe_a, recipe_b,
-            compiled_dims, hint, _mk_alignment)
+    return ("m_grouped", kind, layout, _gemm._as_tuple(recipe),
+            _gemm._as_tuple(recipe_a), _gemm._as_tuple(recipe_b), compiled_dims,
+            hint, _mk_alignment)
 
 
 def launch(plan: GroupedPlan, dispatcher_key: tuple) -> None:
