@@ -23,7 +23,8 @@ Prints Markdown tables (checks, then timings with the geometric mean of
 tilec / DeepGEMM speed per kind); exits 1 on a failed check.
 
     python3 bench/py_grouped_check.py [--kinds fp8,bf16] [--layouts contiguous,psum,masked]
-        [--quick] [--no-timing] [--markdown out.md]
+        [--quick | --small] [--no-timing] [--markdown out.md]
+    compute-sanitizer --tool memcheck python3 bench/py_grouped_check.py --small --no-timing
 """
 
 import argparse
@@ -259,9 +260,15 @@ def main():
     p.add_argument("--kinds", default="fp8,bf16")
     p.add_argument("--layouts", default="contiguous,psum,masked")
     p.add_argument("--quick", action="store_true", help="the first shapes only")
+    p.add_argument("--small", action="store_true",
+                   help="small shapes only (for compute-sanitizer)")
     p.add_argument("--no-timing", action="store_true")
     p.add_argument("--markdown", help="also write the tables here")
     args = p.parse_args()
+    if args.small:
+        global CONTIGUOUS_GROUPS, MASKED_GROUPS, MASKED_MAX_M, NK
+        CONTIGUOUS_GROUPS, MASKED_GROUPS = [(3, 100)], [(4, 40)]
+        MASKED_MAX_M, NK = 256, [(384, 640)]
     random.seed(0)
     torch.manual_seed(0)
     dg = deep_gemm_module()

@@ -79,6 +79,8 @@ class DryRunTest(Base):
         dg.m_grouped_fp8_fp4_gemm_nt_contiguous(a_pair, b_pair, d, layout)  # SFA copied
         aligned = (a, dg.get_mn_major_tma_aligned_tensor(a_pair[1]))
         dg.m_grouped_fp8_gemm_nt_contiguous(aligned, b_pair, d, layout)
+        dg.m_grouped_fp8_gemm_nt_contiguous(aligned, b_pair, d, layout,
+                                            recipe=[1, 128, 128])   # a list, as a key
         self.assert_fast_path(lambda: dg.m_grouped_fp8_fp4_gemm_nt_contiguous(
             aligned, b_pair, d, layout))
         ends = torch.tensor([130, 316], dtype=torch.int32)
