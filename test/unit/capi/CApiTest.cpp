@@ -475,14 +475,16 @@ TEST_F(CompilerApi, BadProblemsNameTheArgument) {
     EXPECT_EQ(tilec_compiler_last_error(), message);
   };
   tilec_gemm_problem ok = gemm(128, 256, 512);
-  expectError("bf16_gemm_xx", ok, 132, nullptr,
-              "family 'bf16_gemm_xx' is not a kernel family; use one of "
-              "bf16_gemm_nt, bf16_gemm_nn, bf16_gemm_tn, bf16_gemm_tt, "
-              "fp8_gemm_1d2d, fp8_gemm_1d1d, splitk_reduce");
+  expectError(
+      "bf16_gemm_xx", ok, 132, nullptr,
+      "family 'bf16_gemm_xx' is not a kernel family; use one of "
+      "bf16_gemm_nt, bf16_gemm_nn, bf16_gemm_tn, bf16_gemm_tt, "
+      "fp8_gemm_1d2d, fp8_gemm_1d1d, splitk_reduce, m_grouped_bf16_gemm_nt, "
+      "m_grouped_fp8_gemm_1d2d");
   expectError(nullptr, ok, 132, nullptr,
               "family is NULL; use one of bf16_gemm_nt, bf16_gemm_nn, "
               "bf16_gemm_tn, bf16_gemm_tt, fp8_gemm_1d2d, fp8_gemm_1d1d, "
-              "splitk_reduce");
+              "splitk_reduce, m_grouped_bf16_gemm_nt, m_grouped_fp8_gemm_1d2d");
   // The reduce kernel exists only for problems whose GEMM splits K.
   tilec_gemm_problem unsplit = gemm(4096, 4096, 4096);
   unsplit.a_dtype = unsplit.b_dtype = "e4m3";
