@@ -103,7 +103,7 @@ class DryRunTest(Base):
 
     def test_empty_problem_launches_nothing(self):
         d = torch.empty(0, 256, dtype=BF16)
-        dg.m_grouped_bf16_gemm_nt_contiguous(bf16_3d(0, 64)[0], bf16_3d(2, 256, 64), d,
+        dg.m_grouped_bf16_gemm_nt_contiguous(bf16_3d(0, 64), bf16_3d(2, 256, 64), d,
                                              torch.empty(0, dtype=torch.int32))
 
 

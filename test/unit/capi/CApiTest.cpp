@@ -632,6 +632,18 @@ TEST_F(CompilerApi, GroupedConfigsFollowDeepGemmsBlockM) {
     EXPECT_EQ(config.shared_bytes, info.shared_bytes) << c.params;
     EXPECT_EQ(config.threads, info.threads) << c.params;
   }
+  // The memory cache keys a grouped problem by its groups and layout too.
+  REQUIRE_PTXAS();
+  tilec_kernel_info contiguous, psum;
+  ASSERT_EQ(get("m_grouped_bf16_gemm_nt",
+                grouped(1024, 512, 256, 4, TILEC_GROUP_LAYOUT_CONTIGUOUS),
+                contiguous),
+            TILEC_COMPILER_OK);
+  ASSERT_EQ(get("m_grouped_bf16_gemm_nt",
+                grouped(1024, 512, 256, 4, TILEC_GROUP_LAYOUT_PSUM), psum),
+            TILEC_COMPILER_OK);
+  EXPECT_NE(std::string(contiguous.params).find("LAYOUT=0"), std::string::npos);
+  EXPECT_NE(std::string(psum.params).find("LAYOUT=1"), std::string::npos);
 }
 
 //===----------------------------------------------------------------------===//
