@@ -144,8 +144,7 @@ void fillInfo(const kernels::KernelConfig &config, StringRef key,
   copyString(info.key, key);
   copyString(info.params, params);
   copyString(info.reason, config.reason);
-  // The spec's kernel is named after its family.
-  copyString(info.kernel_name, config.family->name);
+  copyString(info.kernel_name, kernels::familyKernelName(*config.family));
   info.block_m = static_cast<int32_t>(config.blockM);
   info.block_n = static_cast<int32_t>(config.blockN);
   info.block_k = static_cast<int32_t>(config.blockK);

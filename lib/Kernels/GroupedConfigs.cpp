@@ -1,7 +1,8 @@
 //===- GroupedConfigs.cpp - configs of the M-grouped GEMM families --------===//
 //
-// m_grouped_bf16_gemm_nt and m_grouped_fp8_gemm_1d2d (DeepGEMM's
-// m_grouped_*_contiguous and _masked) on sm_90a. BLK_M follows DeepGEMM's
+// m_grouped_bf16_gemm_nt, m_grouped_bf16_gemm_nn (its spec with B_MN = 1)
+// and m_grouped_fp8_gemm_1d2d (DeepGEMM's m_grouped_*_contiguous and
+// _masked) on sm_90a. BLK_M follows DeepGEMM's
 // SM90 heuristic: the contiguous layouts take tiles that divide the groups'
 // alignment (DeepGEMM: BLOCK_M = the alignment), so that no tile spans two
 // groups; masked groups take 64 rows for few expected rows per group, else
@@ -146,6 +147,8 @@ std::string chooseGroupedConfig(const KernelFamily &family,
       config.params.push_back({"ALIGN", std::to_string(problem.mkAlignment)});
     if (!bf16)
       config.params.push_back({"MAX_KB", std::to_string(stagedBlocks)});
+    if (family.bMnMajor) // B [G, K, N]: the shared spec's B_MN
+      config.params.push_back({"B_MN", "1"});
     llvm::sort(config.params, [](const ConfigParam &a, const ConfigParam &b) {
       return a.name < b.name;
     });

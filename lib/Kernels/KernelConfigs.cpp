@@ -49,6 +49,11 @@ constexpr KernelFamily kFamilies[] = {
      "M-grouped bf16 D = A B[g]^T: B [G, N, K], rows grouped contiguously "
      "(grouped_layout or psum) or masked (GroupedConfigs.cpp)",
      /*mGrouped=*/true},
+    {"m_grouped_bf16_gemm_nn", "m_grouped_bf16_gemm_nt.tile",
+     FamilyKind::Bf16Gemm, false, true,
+     "M-grouped bf16 D = A B[g]: B [G, K, N] N-major (DeepGEMM's nn), rows "
+     "grouped as m_grouped_bf16_gemm_nt's",
+     /*mGrouped=*/true},
     {"m_grouped_fp8_gemm_1d2d", "m_grouped_fp8_gemm_1d2d.tile",
      FamilyKind::Fp8Gemm1D2D, false, false,
      "M-grouped e4m3 D = A B[g]^T with 1D2D scaling: B [G, N, K], rows "
@@ -393,6 +398,10 @@ StringRef familySpec(const KernelFamily &family) {
     if (family.specFile == kEmbeddedSpecs[i].fileName)
       return StringRef(kEmbeddedSpecs[i].text, kEmbeddedSpecs[i].size);
   return {};
+}
+
+StringRef familyKernelName(const KernelFamily &family) {
+  return StringRef(family.specFile).drop_back(StringRef(".tile").size());
 }
 
 const std::string &familySpecHash(const KernelFamily &family) {

@@ -92,6 +92,10 @@ llvm::ArrayRef<KernelFamily> kernelFamilies();
 const KernelFamily *findKernelFamily(llvm::StringRef name);
 /// The family's spec as embedded in the library.
 llvm::StringRef familySpec(const KernelFamily &family);
+/// The kernel of the family's spec: the spec file's name without ".tile"
+/// (m_grouped_bf16_gemm_nn shares m_grouped_bf16_gemm_nt's spec and kernel,
+/// with B_MN = 1).
+llvm::StringRef familyKernelName(const KernelFamily &family);
 /// SHA-256 of the spec text, 64 hex digits (computed once).
 const std::string &familySpecHash(const KernelFamily &family);
 

@@ -18,7 +18,7 @@ import tilec
 
 if torch is not None:
     import tilec.deep_gemm as dg
-    from tilec import _configs, _grouped, quant
+    from tilec import _cache, _configs, _grouped, quant
 
 BF16 = torch.bfloat16 if torch else None
 FP8 = torch.float8_e4m3fn if torch else None
@@ -70,7 +70,17 @@ class DryRunTest(Base):
         dg.m_grouped_bf16_gemm_nt_masked(a3, b3, d3, masked_m, 32)
         self.assert_fast_path(lambda: dg.m_grouped_bf16_gemm_nt_masked(a3, b3, d3, masked_m, 32))
         dg.bf16_m_grouped_gemm_nt_masked(a3, b3, d3, masked_m, 32)   # the older name
-        dg.m_grouped_bf16_gemm_nn_contiguous(a, b.transpose(1, 2), d, layout)
+        # B MN-major (DeepGEMM's nn: b stored [G, K, N]): the nn family.
+        b_kn = b.transpose(1, 2).contiguous()
+        loaded = []
+        real = _cache.get_kernel
+        with mock.patch.object(_cache, "get_kernel", side_effect=lambda *args, **kw:
+                               loaded.append(args[0]) or real(*args, **kw)):
+            dg.m_grouped_bf16_gemm_nn_contiguous(a, b_kn, d, layout)
+            dg.m_grouped_bf16_gemm_nt_contiguous(a, b_kn.transpose(1, 2), d, layout)
+            dg.m_grouped_bf16_gemm_nt_masked(a3, b3.transpose(1, 2).contiguous()
+                                             .transpose(1, 2), d3, masked_m, 32)
+        self.assertEqual(loaded, ["m_grouped_bf16_gemm_nn"] * 2)
         self.assertEqual(dg.get_mk_alignment_for_contiguous_layout(), 128)
 
     def test_fp8_contiguous_psum_and_masked(self):
@@ -204,13 +214,13 @@ class ErrorsTest(Base):
         self.fails(r"argument 'grouped_layout' must be a CUDA tensor, got a tensor on meta",
                    lambda: f(a, b, d, layout.to("meta")))
         tilec.set_dry_run(False)
-        self.fails(r"m_grouped_bf16_gemm_nt_contiguous: argument 'b' is MN-major",
-                   lambda: f(a, b.transpose(1, 2).contiguous().transpose(1, 2), d, layout),
-                   error=NotImplementedError)
-        self.fails(r"m_grouped_bf16_gemm_nn_contiguous: argument 'b' is MN-major",
-                   lambda: dg.m_grouped_bf16_gemm_nn_contiguous(a, b.transpose(1, 2)
-                                                                .contiguous(), d, layout),
-                   error=NotImplementedError)
+        self.fails(r"m_grouped_bf16_gemm_nt_contiguous: argument 'b' must be K-major "
+                   r"\(stride\(-1\) == 1\) or MN-major \(stride\(1\) == 1\), got strides "
+                   r"\[98304, 384, 2\]", lambda: f(a, bf16_3d(2, 256, 384)[:, :, ::2], d, layout))
+        self.fails(r"m_grouped_bf16_gemm_nn_contiguous: argument 'b' needs a stride of dim 1 "
+                   r"of a multiple of 16 bytes",
+                   lambda: dg.m_grouped_bf16_gemm_nn_contiguous(
+                       a, bf16_3d(2, 192, 260)[:, :, :256], d, layout))
 
     def test_bf16_masked(self):
         a, b = bf16_3d(4, 64, 128), bf16_3d(4, 256, 128)

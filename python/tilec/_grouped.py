@@ -94,7 +94,7 @@ def _expect_int32_vector(fn: str, name: str, tensor, length: int,
 
 def _check_operands(fn: str, a, b, d, dtype, masked: bool):
     """A, B, D of either layout: dtypes, ranks, shapes, strides. Returns the
-    operands and (groups, rows per A group, n, k)."""
+    operands, (groups, rows per A group, n, k) and whether B is MN-major."""
     A = Operand(fn, "a", a)
     B = Operand(fn, "b", b)
     D = Operand(fn, "d", d)
@@ -128,19 +128,20 @@ def _check_operands(fn: str, a, b, d, dtype, masked: bool):
     if A.strides[-1] != 1 and A.shape[-1] > 1:
         raise A.fail(f"must be K-major (stride(-1) == 1): tilec's grouped "
                      f"kernels read A K-major only; got strides {list(A.strides)}")
-    if B.strides[-1] != 1 and B.shape[-1] > 1:
-        if dtype == torch.bfloat16:
-            raise NotImplementedError(
-                f"{fn}: argument 'b' is MN-major (stride(-1) = "
-                f"{B.strides[-1]}): tilec's M-grouped BF16 kernel reads B "
-                f"K-major ([G, N, K], stride(-1) == 1) only so far")
+    # B K-major, or (BF16 only) MN-major: the kernel then reads [G, K, N].
+    b_mn = B.strides[-1] != 1 and B.shape[-1] > 1
+    if b_mn and dtype != torch.bfloat16:
         raise B.fail(f"must be K-major ([G, N, K] with stride(-1) == 1): FP8 "
                      f"wgmma on sm_90a reads K-major operands only; got "
                      f"strides {list(B.strides)}")
+    if b_mn and B.strides[1] != 1:
+        raise B.fail(f"must be K-major (stride(-1) == 1) or MN-major (stride(1) "
+                     f"== 1), got strides {list(B.strides)}")
     if rows:  # TMA's rules bind the tensors that are read
-        for op, labels in ((A, "A"), (B, "B"), (D, "D")):
+        kernel_b = Operand(fn, "b", b.transpose(1, 2)) if b_mn else B
+        for op, labels in ((A, "A"), (kernel_b, "B"), (D, "D")):
             _expect_rows_contiguous(op, labels)
-    return A, B, D, groups, rows, n, k
+    return A, B, D, groups, rows, n, k, b_mn
 
 
 def _check_scales(fn: str, sfa, sfb, groups: int, rows: int, n: int, k: int,
@@ -218,8 +219,8 @@ def fp8_plan(a_pair, b_pair, d, layout_table, layout_name: str, fn: str,
     masked = layout_name == "masked"
     a, sfa = _gemm._pair(fn, "a", a_pair)
     b, sfb = _gemm._pair(fn, "b", b_pair)
-    A, B, D, groups, rows, n, k = _check_operands(fn, a, b, d,
-                                                  torch.float8_e4m3fn, masked)
+    A, B, D, groups, rows, n, k, _ = _check_operands(fn, a, b, d,
+                                                     torch.float8_e4m3fn, masked)
     (gran_ma, gran_ka), (gran_nb, gran_kb) = _gemm._recipes(fn, recipe, recipe_a,
                                                             recipe_b)
     if (gran_ma, gran_ka, gran_nb, gran_kb) != (1, 128, 128, 128):
@@ -249,14 +250,16 @@ def bf16_plan(a, b, d, layout_table, layout_name: str, fn: str,
     """The checks of m_grouped_bf16_gemm_nt_contiguous / _masked."""
     expect_compiled_dims(fn, compiled_dims)
     masked = layout_name == "masked"
-    A, B, D, groups, rows, n, k = _check_operands(fn, a, b, d, torch.bfloat16,
-                                                  masked)
+    A, B, D, groups, rows, n, k, b_mn = _check_operands(fn, a, b, d,
+                                                        torch.bfloat16, masked)
     layout, plan_rows, L = _layout(fn, masked, layout_table, use_psum_layout,
                                    expected_m_for_psum_layout, expected_m,
                                    rows, groups, A)
     lead = 0 if masked else 1
-    arg_map = [(0, False, lead), (1, False, 0), (2, False, lead), (3, False, 0)]
-    return GroupedPlan(fn, "m_grouped_bf16_gemm_nt", plan_rows, n, k, groups,
+    # An MN-major B goes to the nn family as the [G, K, N] it is stored as.
+    arg_map = [(0, False, lead), (1, b_mn, 0), (2, False, lead), (3, False, 0)]
+    family = "m_grouped_bf16_gemm_nn" if b_mn else "m_grouped_bf16_gemm_nt"
+    return GroupedPlan(fn, family, plan_rows, n, k, groups,
                        layout, (A, B, D, L), arg_map, (None,) * 4,
                        empty=rows == 0)
 

@@ -113,7 +113,8 @@ TILEC_COMPILER_API void tilec_compile_result_free(tilec_compile_result *result);
 /* ------------------------------------------------------------------------ */
 
 /** Families: "bf16_gemm_nt", "bf16_gemm_nn", "bf16_gemm_tn", "bf16_gemm_tt",
- *  "fp8_gemm_1d2d", "fp8_gemm_1d1d", the M-grouped "m_grouped_bf16_gemm_nt"
+ *  "fp8_gemm_1d2d", "fp8_gemm_1d1d", "splitk_reduce", the M-grouped
+ *  "m_grouped_bf16_gemm_nt", "m_grouped_bf16_gemm_nn"
  *  and "m_grouped_fp8_gemm_1d2d" (docs/capi.md: layouts and dtypes). */
 TILEC_COMPILER_API size_t tilec_num_kernel_families(void);
 /** Name of family \p index, or NULL past the end. */
