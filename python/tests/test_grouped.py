@@ -121,6 +121,49 @@ def bf16_3d(*shape):
     return torch.randn(*shape).to(BF16)
 
 
+@needs_compiler
+class CustomOpTest(Base):
+
+    def test_make_fx_records_one_node_and_checks_shapes(self):
+        from torch.fx.experimental.proxy_tensor import make_fx
+        a, b, d, layout = contiguous_inputs([100, 200], 256, 192, BF16)
+
+        def f(a, b, d, layout):
+            dg.m_grouped_bf16_gemm_nt_contiguous(a, b, d, layout)
+            return d
+        graph = make_fx(f, tracing_mode="fake")(a, b, d, layout)
+        self.assertIn("tilec.m_grouped_gemm", graph.code)
+        with self.assertRaisesRegex(ValueError, "argument 'grouped_layout' must have shape"):
+            make_fx(f, tracing_mode="fake")(a, b, d, layout[:10])
+
+        q, bq = a.to(FP8), b.to(FP8)
+        (_, sfa), (_, sfb) = fp8_scales(q, bq)
+
+        def g(a, sfa, b, sfb, d, masked_m):
+            dg.m_grouped_fp8_fp4_gemm_nt_masked((a, sfa), (b, sfb), d, masked_m, 64)
+            return d
+        a3 = q[:256].view(2, 128, 192)
+        graph = make_fx(g, tracing_mode="fake")(
+            a3, sfa[:256].view(2, 128, -1), bq, sfb, torch.empty(2, 128, 256, dtype=BF16),
+            torch.ones(2, dtype=torch.int32))
+        self.assertIn("tilec.m_grouped_gemm", graph.code)
+
+    def test_torch_compile_traces_the_op(self):
+        graphs = []
+
+        def backend(gm, example_inputs):
+            graphs.append(gm)
+            return gm.forward
+
+        @torch.compile(backend=backend, fullgraph=True)
+        def f(a, b, d, layout):
+            dg.m_grouped_bf16_gemm_nt_contiguous(a, b, d, layout)
+            return d + 1
+        f(*contiguous_inputs([100, 200], 256, 192, BF16))  # a dry run of the op
+        self.assertEqual(len(graphs), 1)
+        self.assertIn("tilec.m_grouped_gemm", graphs[0].code)
+
+
 @needs_torch
 @needs_extension
 class ConfigTest(unittest.TestCase):

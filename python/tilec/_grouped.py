@@ -272,6 +272,51 @@ def _expected_rows(fn: str, expected_m, groups: int) -> int:
     return expected_m * groups
 
 
+class Call(NamedTuple):
+    """One call of an M-grouped GEMM as DeepGEMM's functions take it: what
+    the fast path keys on, the slow path checks and the custom op carries."""
+    function: str
+    kind: str          # 'bf16' or 'fp8'
+    layout: str        # 'contiguous' (with use_psum_layout) or 'masked'
+    a: object
+    sfa: object        # None for BF16
+    b: object
+    sfb: object
+    d: object
+    table: object      # grouped_layout or masked_m
+    recipe: object = None
+    recipe_a: object = None
+    recipe_b: object = None
+    compiled_dims: str = "nk"
+    use_psum_layout: object = False
+    expected_m_for_psum_layout: object = None
+    expected_m: object = None
+
+    def tensors(self) -> tuple:
+        """The dispatcher's inputs, in the plan's order."""
+        if self.kind == "bf16":
+            return (self.a, self.b, self.d, self.table)
+        return (self.a, self.b, self.d, self.sfa, self.sfb, self.table)
+
+    def key(self) -> tuple:
+        hint = (self.expected_m if self.layout == "masked" else
+                (self.use_psum_layout, self.expected_m_for_psum_layout))
+        return key(self.kind, self.layout, self.recipe, self.recipe_a,
+                   self.recipe_b, self.compiled_dims, hint)
+
+    def plan(self) -> GroupedPlan:
+        if self.kind == "bf16":
+            return bf16_plan(self.a, self.b, self.d, self.table, self.layout,
+                             self.function, self.compiled_dims,
+                             self.use_psum_layout,
+                             self.expected_m_for_psum_layout, self.expected_m)
+        return fp8_plan((self.a, self.sfa), (self.b, self.sfb), self.d,
+                        self.table, self.layout, self.function, self.recipe,
+                        self.recipe_a, self.recipe_b, self.compiled_dims,
+                        self.use_psum_layout, self.expected_m_for_psum_layout,
+                        self.expected_m)
+
+
 def key(kind: str, layout: str, recipe, recipe_a, recipe_b, compiled_dims,
         hint) -> tuple:
     """The dispatcher of one entry point and option set. The config hint

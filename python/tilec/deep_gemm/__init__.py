@@ -26,7 +26,7 @@ the argument and the expected value, before any launch.
 
 import torch
 
-from .. import _gemm
+from .. import _gemm, _ops
 from .. import _grouped as _grouped_impl
 from . import testing, utils
 from .utils import *  # noqa: F401,F403 (DeepGEMM re-exports its utils)
@@ -146,20 +146,18 @@ del _layout, _dims
 #===------------------------------------------------------------------------===#
 
 
-def _grouped(kind: str, layout: str, tensors, hint, plan, recipes=(None,) * 3,
-             compiled_dims="nk"):
-    """The fast path (the plan of these tensors and options) or the slow
-    one (checks, config, kernel, a plan recorded)."""
-    key = _grouped_impl.key(kind, layout, *recipes, compiled_dims, hint)
+def _m_grouped(call: "_grouped_impl.Call") -> None:
+    """The fast path (the plan of these tensors and options), the custom op
+    when traced, or the slow path (checks, config, kernel, a plan)."""
+    key = call.key()
+    tensors = call.tensors()
     if not _is_compiling():
         fast = _fast(key)
         if fast is not None and fast.launch(*tensors):
             return
     if _gemm.tracing(*tensors):
-        raise NotImplementedError(
-            f"{plan.__name__}: tilec's grouped GEMMs are not torch custom ops "
-            f"yet, so torch.compile cannot trace them; call them eagerly")
-    _grouped_impl.launch(plan(), key)
+        return _ops.m_grouped_gemm_op(call)
+    _grouped_impl.launch(call.plan(), key)
 
 
 def m_grouped_fp8_fp4_gemm_nt_contiguous(
@@ -172,15 +170,10 @@ def m_grouped_fp8_fp4_gemm_nt_contiguous(
     ceil(K/128)]). ensure_zero_padding is SM100's (accepted, no effect)."""
     a0, a1 = _gemm._pair(_function, "a", a)
     b0, b1 = _gemm._pair(_function, "b", b)
-
-    def plan():
-        return _grouped_impl.fp8_plan(
-            a, b, d, grouped_layout, "contiguous", _function, recipe, recipe_a,
-            recipe_b, compiled_dims, use_psum_layout, expected_m_for_psum_layout)
-    plan.__name__ = _function
-    _grouped("fp8", "contiguous", (a0, b0, d, a1, b1, grouped_layout),
-             (use_psum_layout, expected_m_for_psum_layout), plan,
-             (recipe, recipe_a, recipe_b), compiled_dims)
+    _m_grouped(_grouped_impl.Call(
+        _function, "fp8", "contiguous", a0, a1, b0, b1, d, grouped_layout,
+        recipe, recipe_a, recipe_b, compiled_dims, use_psum_layout,
+        expected_m_for_psum_layout))
 
 
 def m_grouped_fp8_fp4_gemm_nn_contiguous(
@@ -206,29 +199,21 @@ def m_grouped_fp8_fp4_gemm_nt_masked(
     function = "m_grouped_fp8_fp4_gemm_nt_masked"
     a0, a1 = _gemm._pair(function, "a", a)
     b0, b1 = _gemm._pair(function, "b", b)
-
-    def plan():
-        return _grouped_impl.fp8_plan(
-            a, b, d, masked_m, "masked", function, recipe, recipe_a, recipe_b,
-            compiled_dims, expected_m=expected_m)
-    plan.__name__ = function
-    _grouped("fp8", "masked", (a0, b0, d, a1, b1, masked_m), expected_m, plan,
-             (recipe, recipe_a, recipe_b), compiled_dims)
+    _m_grouped(_grouped_impl.Call(
+        function, "fp8", "masked", a0, a1, b0, b1, d, masked_m, recipe,
+        recipe_a, recipe_b, compiled_dims, expected_m=expected_m))
 
 
 def m_grouped_bf16_gemm_nt_contiguous(
         a, b, d, grouped_layout, compiled_dims="nk", use_psum_layout=False,
         ensure_zero_padding=True, expected_m_for_psum_layout=None,
         _function="m_grouped_bf16_gemm_nt_contiguous"):
-    """D [M, N] = A B[group of each row]^T; a bf16 [M, K], b [G, N, K]."""
-    def plan():
-        return _grouped_impl.bf16_plan(
-            a, b, d, grouped_layout, "contiguous", _function, compiled_dims,
-            use_psum_layout, expected_m_for_psum_layout)
-    plan.__name__ = _function
-    _grouped("bf16", "contiguous", (a, b, d, grouped_layout),
-             (use_psum_layout, expected_m_for_psum_layout), plan,
-             compiled_dims=compiled_dims)
+    """D [M, N] = A B[group of each row]^T; a bf16 [M, K], b [G, N, K]
+    (K-major, or MN-major: the nn kernel)."""
+    _m_grouped(_grouped_impl.Call(
+        _function, "bf16", "contiguous", a, None, b, None, d, grouped_layout,
+        compiled_dims=compiled_dims, use_psum_layout=use_psum_layout,
+        expected_m_for_psum_layout=expected_m_for_psum_layout))
 
 
 def m_grouped_bf16_gemm_nn_contiguous(a, b, d, grouped_layout,
@@ -244,14 +229,9 @@ def m_grouped_bf16_gemm_nn_contiguous(a, b, d, grouped_layout,
 def m_grouped_bf16_gemm_nt_masked(a, b, d, masked_m, expected_m,
                                   compiled_dims="nk"):
     """D [G, MAX_M, N]: group g's first masked_m[g] rows = A[g] B[g]^T."""
-    function = "m_grouped_bf16_gemm_nt_masked"
-
-    def plan():
-        return _grouped_impl.bf16_plan(a, b, d, masked_m, "masked", function,
-                                       compiled_dims, expected_m=expected_m)
-    plan.__name__ = function
-    _grouped("bf16", "masked", (a, b, d, masked_m), expected_m, plan,
-             compiled_dims=compiled_dims)
+    _m_grouped(_grouped_impl.Call(
+        "m_grouped_bf16_gemm_nt_masked", "bf16", "masked", a, None, b, None, d,
+        masked_m, compiled_dims=compiled_dims, expected_m=expected_m))
 
 
 # DeepGEMM's older names.
