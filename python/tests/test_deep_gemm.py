@@ -12,8 +12,8 @@
 import unittest
 from unittest import mock
 
-from tilec_test_support import (CacheDirTest, needs_compiler, needs_extension,
-                                needs_torch, torch)
+from tilec_test_support import (CacheDirTest, compiled_with_graphs, needs_compiler,
+                                needs_extension, needs_torch, torch)
 
 import tilec
 
@@ -375,16 +375,10 @@ class CustomOpTest(Base):
         self.assertIn("tilec.fp8_gemm", graph.code)
 
     def test_torch_compile_traces_the_op(self):
-        graphs = []
-
-        def backend(gm, example_inputs):
-            graphs.append(gm)
-            return gm.forward
-
-        @torch.compile(backend=backend, fullgraph=True)
-        def f(a, b, d):
+        def gemm(a, b, d):
             dg.bf16_gemm_nt(a, b, d)
             return d + 1
+        f, graphs = compiled_with_graphs(gemm)
         a, b, d = bf16(256, 512), bf16(384, 512), torch.empty(256, 384, dtype=BF16)
         f(a, b, d)  # the op's real implementation runs (a dry run)
         self.assertEqual(len(graphs), 1)

@@ -12,7 +12,8 @@ import unittest
 from unittest import mock
 
 from test_deep_gemm import Base  # dry runs on, a cache directory of its own
-from tilec_test_support import needs_compiler, needs_extension, needs_torch, torch
+from tilec_test_support import (compiled_with_graphs, needs_compiler, needs_extension,
+                                needs_torch, torch)
 
 import tilec
 
@@ -149,16 +150,10 @@ class CustomOpTest(Base):
         self.assertIn("tilec.m_grouped_gemm", graph.code)
 
     def test_torch_compile_traces_the_op(self):
-        graphs = []
-
-        def backend(gm, example_inputs):
-            graphs.append(gm)
-            return gm.forward
-
-        @torch.compile(backend=backend, fullgraph=True)
-        def f(a, b, d, layout):
+        def gemm(a, b, d, layout):
             dg.m_grouped_bf16_gemm_nt_contiguous(a, b, d, layout)
             return d + 1
+        f, graphs = compiled_with_graphs(gemm)
         f(*contiguous_inputs([100, 200], 256, 192, BF16))  # a dry run of the op
         self.assertEqual(len(graphs), 1)
         self.assertIn("tilec.m_grouped_gemm", graphs[0].code)
