@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Runs DeepGEMM's own dense GEMM tests on tilec: test_gemm of
-tests/test_bf16.py and of tests/test_fp8_fp4.py (its SM90 cases), with
+"""Runs DeepGEMM's own GEMM tests on tilec: test_gemm (and with --functions
+test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked) of
+tests/test_bf16.py and of tests/test_fp8_fp4.py (their SM90 cases), with
 `import tilec.deep_gemm as deep_gemm` in place of `import deep_gemm`.
 
 DeepGEMM's files are never copied into this repository: they are read from
@@ -10,7 +11,8 @@ run time by aliasing the modules deep_gemm, deep_gemm.testing and
 deep_gemm.utils to tilec's before the test files are imported.
 
     python3 bench/py_deepgemm_tests.py --tarball ../shared/anchors/deepgemm-src.tgz \\
-        [--tests bf16,fp8] [--all-cases] [--log out/deepgemm-tests.log]
+        [--tests bf16,fp8] [--functions test_gemm,test_m_grouped_gemm_contiguous,...]
+        [--all-cases] [--log out/deepgemm-tests.log]
 
 By default each DeepGEMM case that tilec cannot run (what raises
 NotImplementedError: today, with the example BF16 kernels, MN-major A,
@@ -32,7 +34,7 @@ import traceback
 import torch
 
 import tilec.deep_gemm as tilec_deep_gemm
-from tilec import _gemm
+from tilec import _gemm, _grouped
 
 
 def alias_deep_gemm():
@@ -91,34 +93,73 @@ def unsupported(dtype, case):
     return None
 
 
-def filtered_enumerate(module, dtype, skipped):
-    original = module.enumerate_normal
+def unsupported_m_grouped_contiguous(dtype, case):
+    """Why tilec cannot run one enumerate_m_grouped_contiguous case, or
+    None (tilec's checks on meta tensors: today an MN-major BF16 B)."""
+    _, _, groups, expected_m, n, k, major_a, major_b, psum, _ = case
+    m = groups * expected_m
+    a = meta((m, k), dtype, major_a.is_k_major())
+    b = torch.empty(groups, n, k, dtype=dtype, device="meta") if major_b.is_k_major() \
+        else torch.empty(groups, k, n, dtype=dtype, device="meta").transpose(1, 2)
+    d = torch.empty(m, n, dtype=torch.bfloat16, device="meta")
+    layout = torch.empty(groups if psum else m, dtype=torch.int32, device="meta")
+    try:
+        if dtype == torch.bfloat16:
+            _grouped.bf16_plan(a, b, d, layout, "contiguous", "m_grouped_bf16_gemm_nt_contiguous",
+                               use_psum_layout=psum)
+        else:
+            kb = (k + 127) // 128
+            _grouped.fp8_plan((a, torch.empty(m, kb, device="meta")),
+                              (b, torch.empty(groups, (n + 127) // 128, kb, device="meta")),
+                              d, layout, "contiguous", "m_grouped_fp8_fp4_gemm_nt_contiguous",
+                              use_psum_layout=psum)
+    except NotImplementedError as error:
+        return str(error)
+    return None
 
-    def enumerate_normal(requested_dtype):
+
+# The generators tilec's checks filter, the check, and the case's label.
+FILTERS = {
+    "enumerate_normal": (unsupported, lambda case: case[2:5]),
+    "enumerate_m_grouped_contiguous": (unsupported_m_grouped_contiguous,
+                                       lambda case: case[2:6]),
+}
+
+
+def filtered_enumerate(module, name, dtype, skipped):
+    original = getattr(module, name)
+    check, label = FILTERS[name]
+
+    def enumerate_cases(requested_dtype):
         for case in original(requested_dtype):
-            reason = unsupported(dtype, case)
+            reason = check(dtype, case)
             if reason is None:
                 yield case
             else:
-                skipped.append((case[2:5], reason))
-    return enumerate_normal
+                skipped.append((label(case), reason))
+    return enumerate_cases
 
 
-def run_test(folder, name, dtype, all_cases):
-    sys.path.insert(0, folder)
+def run_test(folder, name, dtype, all_cases, function="test_gemm"):
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     module = importlib.import_module(name)
+    generators = importlib.import_module("generators")
     skipped = []
     if not all_cases:
-        module.enumerate_normal = filtered_enumerate(module, dtype, skipped)
-    print(f"=== {name}.test_gemm on tilec.deep_gemm", flush=True)
+        # The test modules import the generators by name: filter both.
+        for generator in FILTERS:
+            filtered = filtered_enumerate(generators, generator, dtype, skipped)
+            setattr(module, generator, filtered)
+    print(f"=== {name}.{function} on tilec.deep_gemm", flush=True)
     start = time.time()
     ok = True
     try:
-        module.test_gemm()
+        getattr(module, function)()
     except Exception:  # noqa: BLE001 (report and go on with the next test)
         traceback.print_exc()
         ok = False
-    print(f"=== {name}.test_gemm: {'passed' if ok else 'FAILED'} in "
+    print(f"=== {name}.{function}: {'passed' if ok else 'FAILED'} in "
           f"{time.time() - start:.0f} s; {len(skipped)} cases skipped", flush=True)
     reasons = {}
     for shape, reason in skipped:
@@ -135,6 +176,9 @@ def main():
     source.add_argument("--tarball", help="../shared/anchors/deepgemm-src.tgz")
     source.add_argument("--src", help="an untarred copy of it")
     parser.add_argument("--tests", default="bf16,fp8")
+    parser.add_argument("--functions", default="test_gemm",
+                        help="the test functions to run: test_gemm, "
+                             "test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked")
     parser.add_argument("--all-cases", action="store_true",
                         help="do not skip the cases tilec cannot run")
     parser.add_argument("--log", help="also write the output here")
@@ -161,8 +205,9 @@ def main():
     torch.manual_seed(0)
     tests = {"bf16": ("test_bf16", torch.bfloat16),
              "fp8": ("test_fp8_fp4", torch.float8_e4m3fn)}
-    results = [run_test(folder, *tests[name], args.all_cases)
-               for name in args.tests.split(",")]
+    results = [run_test(folder, *tests[name], args.all_cases, function)
+               for name in args.tests.split(",")
+               for function in args.functions.split(",")]
     return 0 if all(results) else 1
 
 

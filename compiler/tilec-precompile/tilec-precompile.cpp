@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -30,9 +31,11 @@ constexpr const char *kUsage =
     "\n"
     "Compiles every kernel the GEMMs in LIST need, for every M of their\n"
     "ranges, into the kernel cache ($TILEC_CACHE_DIR, else ~/.cache/tilec).\n"
-    "A LIST line is  FAMILY N K DTYPES M [accumulate]  with DTYPES 'A,B,D'\n"
-    "(or '-' for the family's) and M a number or a range LO-HI; '#' starts a\n"
-    "comment.\n"
+    "A LIST line is  FAMILY N K DTYPES M [OPTION...]  with DTYPES 'A,B,D'\n"
+    "(or '-' for the family's), M a number or a range LO-HI and each OPTION\n"
+    "'accumulate' or, for the M-grouped families, 'groups=G',\n"
+    "'layout=contiguous|psum|masked' or 'alignment=N' (M is then the rows\n"
+    "over all groups); '#' starts a comment.\n"
     "\n"
     "options:\n"
     "  -j N, --jobs N     compile N kernels at once (default: the cores)\n"
@@ -51,6 +54,7 @@ struct Gemm {
   int64_t n = 0, k = 0, mLow = 0, mHigh = 0;
   std::string a, b, d; ///< empty: the family's default
   bool accumulate = false;
+  int32_t groups = 0, groupLayout = 0, alignment = 0; ///< M-grouped only
 };
 
 /// A distinct kernel and the first problem that needs it.
@@ -79,6 +83,37 @@ bool fail(const std::string &message) {
   return false;
 }
 
+/// One OPTION word of a list line into `g`; false if it is none.
+bool parseOption(const std::string &word, Gemm &g) {
+  if (word == "accumulate") {
+    g.accumulate = true;
+    return true;
+  }
+  size_t equals = word.find('=');
+  if (equals == std::string::npos)
+    return false;
+  std::string name = word.substr(0, equals), value = word.substr(equals + 1);
+  int64_t number = 0;
+  if (name == "layout") {
+    static const char *const kLayouts[] = {"contiguous", "psum", "masked"};
+    for (int32_t i = 0; i < 3; ++i)
+      if (value == kLayouts[i]) {
+        g.groupLayout = i;
+        return true;
+      }
+    return false;
+  }
+  if (!parseInt(value, number) || number <= 0 || number > INT32_MAX)
+    return false;
+  if (name == "groups")
+    g.groups = static_cast<int32_t>(number);
+  else if (name == "alignment")
+    g.alignment = static_cast<int32_t>(number);
+  else
+    return false;
+  return true;
+}
+
 /// Reads one list file into `gemms`.
 bool readList(const std::string &path, std::vector<Gemm> &gemms) {
   std::ifstream in(path);
@@ -95,9 +130,9 @@ bool readList(const std::string &path, std::vector<Gemm> &gemms) {
       continue;
     Gemm g;
     g.where = path + ":" + std::to_string(number);
-    if (w.size() < 5 || w.size() > 6)
+    if (w.size() < 5)
       return fail(g.where +
-                  ": expected 'FAMILY N K DTYPES M [accumulate]', "
+                  ": expected 'FAMILY N K DTYPES M [OPTION...]', "
                   "got " +
                   std::to_string(w.size()) + " words");
     g.family = w[0];
@@ -126,14 +161,12 @@ bool readList(const std::string &path, std::vector<Gemm> &gemms) {
       g.mHigh = g.mLow;
     if (g.mLow <= 0 || g.mHigh < g.mLow)
       return fail(g.where + ": the M range '" + w[4] + "' is empty");
-    if (w.size() == 6) {
-      if (w[5] != "accumulate")
+    for (size_t i = 5; i < w.size(); ++i)
+      if (!parseOption(w[i], g))
         return fail(g.where +
-                    ": the sixth word may only be 'accumulate', "
-                    "got '" +
-                    w[5] + "'");
-      g.accumulate = true;
-    }
+                    ": an option is 'accumulate', 'groups=G', "
+                    "'layout=contiguous|psum|masked' or 'alignment=N', got '" +
+                    w[i] + "'");
     gemms.push_back(g);
   }
   return true;
@@ -154,6 +187,9 @@ bool collectKernels(const std::vector<Gemm> &gemms, int32_t smCount,
       problem.n = g.n;
       problem.k = g.k;
       problem.accumulate = g.accumulate;
+      problem.num_groups = g.groups;
+      problem.group_layout = g.groupLayout;
+      problem.mk_alignment = g.alignment;
       problem.a_dtype = g.a.empty() ? nullptr : g.a.c_str();
       problem.b_dtype = g.b.empty() ? nullptr : g.b.c_str();
       problem.d_dtype = g.d.empty() ? nullptr : g.d.c_str();

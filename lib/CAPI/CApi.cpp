@@ -29,7 +29,7 @@ using namespace tilec;
 // TILEC_COMPILER_API_VERSION (fields are only ever appended).
 static_assert(sizeof(tilec_compile_request) == 56, "tilec_compile_request");
 static_assert(sizeof(tilec_compile_result) == 40, "tilec_compile_result");
-static_assert(sizeof(tilec_gemm_problem) == 56, "tilec_gemm_problem");
+static_assert(sizeof(tilec_gemm_problem) == 72, "tilec_gemm_problem");
 static_assert(sizeof(tilec_kernel_info) == 768, "tilec_kernel_info");
 
 namespace {
@@ -104,9 +104,13 @@ tilec_compiler_status readProblem(const kernels::KernelFamily &family,
                                   kernels::GemmProblem &out) {
   if (!problem)
     return fail(TILEC_COMPILER_ERROR_INVALID_ARGUMENT, "problem is NULL");
-  if (problem->reserved)
+  if (problem->reserved || problem->reserved2)
     return fail(TILEC_COMPILER_ERROR_INVALID_ARGUMENT,
-                "problem.reserved must be 0");
+                problem->reserved ? "problem.reserved must be 0"
+                                  : "problem.reserved2 must be 0");
+  out.numGroups = problem->num_groups;
+  out.groupLayout = problem->group_layout;
+  out.mkAlignment = problem->mk_alignment ? problem->mk_alignment : 128;
   out.m = problem->m;
   out.n = problem->n;
   out.k = problem->k;
@@ -140,8 +144,7 @@ void fillInfo(const kernels::KernelConfig &config, StringRef key,
   copyString(info.key, key);
   copyString(info.params, params);
   copyString(info.reason, config.reason);
-  // The spec's kernel is named after its family.
-  copyString(info.kernel_name, config.family->name);
+  copyString(info.kernel_name, kernels::familyKernelName(*config.family));
   info.block_m = static_cast<int32_t>(config.blockM);
   info.block_n = static_cast<int32_t>(config.blockN);
   info.block_k = static_cast<int32_t>(config.blockK);

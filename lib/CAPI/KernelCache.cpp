@@ -40,20 +40,23 @@ struct ProblemKey {
   vocab::ElementType a, b, d;
   bool accumulate;
   vocab::Target target;
+  int64_t numGroups, groupLayout, mkAlignment; ///< M-grouped families
 
   bool operator==(const ProblemKey &o) const {
     return family == o.family && m == o.m && n == o.n && k == o.k &&
            smCount == o.smCount && a == o.a && b == o.b && d == o.d &&
-           accumulate == o.accumulate && target == o.target;
+           accumulate == o.accumulate && target == o.target &&
+           numGroups == o.numGroups && groupLayout == o.groupLayout &&
+           mkAlignment == o.mkAlignment;
   }
 };
 
 struct ProblemKeyHash {
   size_t operator()(const ProblemKey &p) const {
-    return llvm::hash_combine(p.family, p.m, p.n, p.k, p.smCount,
-                              static_cast<int>(p.a), static_cast<int>(p.b),
-                              static_cast<int>(p.d), p.accumulate,
-                              static_cast<int>(p.target));
+    return llvm::hash_combine(
+        p.family, p.m, p.n, p.k, p.smCount, static_cast<int>(p.a),
+        static_cast<int>(p.b), static_cast<int>(p.d), p.accumulate,
+        static_cast<int>(p.target), p.numGroups, p.groupLayout, p.mkAlignment);
   }
 };
 
@@ -66,12 +69,14 @@ struct ProblemSlot {
 void printConfig(const kernels::GemmProblem &p, int64_t smCount,
                  const kernels::KernelConfig &c) {
   std::string line = formatv(
-      "tilec: {0} M={1} N={2} K={3} ({4} x {5} -> {6}{7}) on {8} SMs, {9}: "
-      "{10}; {11} tiles, {12} threads, {13} bytes of shared memory; {14}\n",
+      "tilec: {0} M={1} N={2} K={3}{15} ({4} x {5} -> {6}{7}) on {8} SMs, "
+      "{9}: {10}; {11} tiles, {12} threads, {13} bytes of shared memory; "
+      "{14}\n",
       c.family->name, p.m, p.n, p.k, vocab::toString(p.a), vocab::toString(p.b),
       vocab::toString(p.d), p.accumulate ? ", D +=" : "", smCount, c.target,
       kernels::configParamString(c), c.numTiles, c.threads, c.sharedBytes,
-      c.reason);
+      c.reason,
+      p.numGroups ? formatv(" in {0} groups", p.numGroups).str() : "");
   std::fputs(line.c_str(), stderr);
 }
 
@@ -212,7 +217,10 @@ tilec_compiler_status KernelCache::get(const kernels::KernelFamily &family,
                         problem.b,
                         problem.d,
                         problem.accumulate,
-                        parsedTarget.value_or(vocab::kDefaultTarget)};
+                        parsedTarget.value_or(vocab::kDefaultTarget),
+                        problem.numGroups,
+                        problem.groupLayout,
+                        problem.mkAlignment};
   std::shared_ptr<Slot> slot;
   if (parsedTarget) {
     std::lock_guard<std::mutex> lock(impl->mutex);

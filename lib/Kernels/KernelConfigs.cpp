@@ -8,6 +8,7 @@
 
 #include "lib/Kernels/KernelConfigs.h"
 
+#include "lib/Kernels/ConfigSupport.h"
 #include "lib/Kernels/EmbeddedSpecs.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -43,6 +44,22 @@ constexpr KernelFamily kFamilies[] = {
      false,
      "split K's second kernel: D = the sum of the f32 slices fp8_gemm_1d2d "
      "wrote for this problem (its config splits K)"},
+    {"m_grouped_bf16_gemm_nt", "m_grouped_bf16_gemm_nt.tile",
+     FamilyKind::Bf16Gemm, false, false,
+     "M-grouped bf16 D = A B[g]^T: B [G, N, K], rows grouped contiguously "
+     "(grouped_layout or psum) or masked (GroupedConfigs.cpp)",
+     /*mGrouped=*/true},
+    {"m_grouped_bf16_gemm_nn", "m_grouped_bf16_gemm_nt.tile",
+     FamilyKind::Bf16Gemm, false, true,
+     "M-grouped bf16 D = A B[g]: B [G, K, N] N-major (DeepGEMM's nn), rows "
+     "grouped as m_grouped_bf16_gemm_nt's",
+     /*mGrouped=*/true},
+    {"m_grouped_fp8_gemm_1d2d", "m_grouped_fp8_gemm_1d2d.tile",
+     FamilyKind::Fp8Gemm1D2D, false, false,
+     "M-grouped e4m3 D = A B[g]^T with 1D2D scaling: B [G, N, K], rows "
+     "grouped contiguously (grouped_layout or psum) or masked "
+     "(GroupedConfigs.cpp)",
+     /*mGrouped=*/true},
 };
 
 /// One row of a configuration table. It applies when M <= maxM and
@@ -241,18 +258,15 @@ constexpr TableRow kFp8Table[] = {
              "bench/results/2026-12-01-fp8-gemm.md)"},
 };
 
-/// Fewer stages than this cannot hide TMA latency (DeepGEMM's floor too).
-constexpr int64_t kMinStages = 3;
-/// The specs' own ceiling (fp8_gemm_*.tile: at most 12).
-constexpr int64_t kMaxStages = 12;
+} // namespace
 
-bool isBf16(const KernelFamily &family) {
+static bool isBf16(const KernelFamily &family) {
   return family.kind == FamilyKind::Bf16Gemm;
 }
 
 /// The widest swizzle span dividing a row of `rowBytes` (the specs'
 /// D_SWIZZLE), and the alignment tile-allocate-smem gives such a buffer.
-int64_t swizzledAlignment(int64_t rowBytes) {
+static int64_t swizzledAlignment(int64_t rowBytes) {
   int64_t span = std::min<int64_t>(128, rowBytes & -rowBytes);
   return span >= 32 ? 8 * span : 128;
 }
@@ -271,7 +285,7 @@ int64_t stagedScaleBlocks(const KernelFamily &family, int64_t k) {
 
 /// Consumer warpgroups of an FP8 spec (its CONSUMERS): one per 64 * waves
 /// rows, and one for the tiles of 16 and 32 rows.
-int64_t fp8Consumers(int64_t blockM, int64_t waves) {
+static int64_t fp8Consumers(int64_t blockM, int64_t waves) {
   return std::max<int64_t>(1, blockM / (64 * waves));
 }
 
@@ -302,6 +316,23 @@ int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
              std::max<int64_t>(stagedBlocks, 1) * 4,
          kPlainAlignment});
   return layoutSharedMemory(buffers, /*barriers=*/2 * stages);
+}
+
+int64_t chooseStages(const KernelFamily &family, int64_t blockM, int64_t blockN,
+                     int64_t blockK, unsigned outBytes, int64_t &stagedBlocks) {
+  const int64_t limit =
+      vocab::maxDynamicSharedMemoryBytes(vocab::Target::SM90a);
+  auto mostStages = [&](int64_t staged) -> int64_t {
+    for (int64_t s = kMaxStages; s >= kMinStages; --s)
+      if (sharedBytes(family, blockM, blockN, blockK, s, outBytes, staged) <=
+          limit)
+        return s;
+    return 0;
+  };
+  const int64_t stages = mostStages(0);
+  if (stagedBlocks && mostStages(stagedBlocks) < stages)
+    stagedBlocks = 0; // a pipeline stage is worth more than the staging
+  return stages;
 }
 
 std::string checkProblem(const KernelFamily &family, const GemmProblem &problem,
@@ -345,10 +376,13 @@ std::string checkProblem(const KernelFamily &family, const GemmProblem &problem,
                    "wgmma)",
                    target, family.name)
         .str();
+  if (!family.mGrouped && problem.numGroups != 0)
+    return formatv("problem.num_groups must be 0 for {0} (it is not an "
+                   "M-grouped family), got {1}",
+                   family.name, problem.numGroups)
+        .str();
   return {};
 }
-
-} // namespace
 
 ArrayRef<KernelFamily> kernelFamilies() { return kFamilies; }
 
@@ -364,6 +398,10 @@ StringRef familySpec(const KernelFamily &family) {
     if (family.specFile == kEmbeddedSpecs[i].fileName)
       return StringRef(kEmbeddedSpecs[i].text, kEmbeddedSpecs[i].size);
   return {};
+}
+
+StringRef familyKernelName(const KernelFamily &family) {
+  return StringRef(family.specFile).drop_back(StringRef(".tile").size());
 }
 
 const std::string &familySpecHash(const KernelFamily &family) {
@@ -443,10 +481,10 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     return error;
   if (family.kind == FamilyKind::SplitKReduce)
     return chooseReduceConfig(family, problem, smCount, target, config);
+  if (family.mGrouped)
+    return chooseGroupedConfig(family, problem, smCount, config);
   const int64_t blockK = isBf16(family) ? 64 : 128;
   const unsigned outBytes = vocab::byteSize(problem.d);
-  const int64_t limit =
-      vocab::maxDynamicSharedMemoryBytes(vocab::Target::SM90a);
   ArrayRef<TableRow> table = isBf16(family) ? ArrayRef<TableRow>(kBf16Table)
                                             : ArrayRef<TableRow>(kFp8Table);
   for (const TableRow &row : table) {
@@ -466,18 +504,10 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
         divideCeil(problem.m, row.blockM) * divideCeil(problem.n, row.blockN);
     if (row.fillsSms && tiles < smCount)
       continue;
-    auto mostStages = [&](int64_t stagedBlocks) -> int64_t {
-      for (int64_t s = kMaxStages; s >= kMinStages; --s)
-        if (sharedBytes(family, row.blockM, row.blockN, blockK, s, gemmOutBytes,
-                        stagedBlocks) <= limit)
-          return s;
-      return 0;
-    };
     int64_t stagedBlocks =
         row.globalScales ? 0 : stagedScaleBlocks(family, problem.k);
-    int64_t stages = mostStages(0);
-    if (stagedBlocks && mostStages(stagedBlocks) < stages)
-      stagedBlocks = 0; // a pipeline stage is worth more than the staging
+    const int64_t stages = chooseStages(family, row.blockM, row.blockN, blockK,
+                                        gemmOutBytes, stagedBlocks);
     if (!stages)
       continue;
 

@@ -38,7 +38,14 @@ struct KernelFamily {
   bool aMnMajor;               ///< A stored [K, M] (DeepGEMM's T for A)
   bool bMnMajor;               ///< B stored [K, N] (DeepGEMM's N for B)
   llvm::StringLiteral summary; ///< one line for docs and errors
+  /// M-grouped (B [G, N, K], the spec's LAYOUT param): its configs come from
+  /// GroupedConfigs.cpp.
+  bool mGrouped = false;
 };
+
+/// How an M-grouped problem's rows are grouped (tilec_group_layout; the
+/// grouped specs' LAYOUT param).
+enum class GroupLayout { Contiguous = 0, Psum = 1, Masked = 2 };
 
 /// D[M, N] (+)= A B in the family's layouts.
 struct GemmProblem {
@@ -47,6 +54,12 @@ struct GemmProblem {
   vocab::ElementType b = vocab::ElementType::BF16;
   vocab::ElementType d = vocab::ElementType::BF16;
   bool accumulate = false;
+  /// M-grouped families only: the groups (0 for the others), their layout,
+  /// and the alignment of each group's first row (contiguous layouts). m is
+  /// then the rows computed over all groups (masked: G x expected rows).
+  int64_t numGroups = 0;
+  int64_t groupLayout = 0; ///< a GroupLayout
+  int64_t mkAlignment = 128;
 };
 
 /// One `-D NAME=VALUE` of a configuration.
@@ -79,6 +92,10 @@ llvm::ArrayRef<KernelFamily> kernelFamilies();
 const KernelFamily *findKernelFamily(llvm::StringRef name);
 /// The family's spec as embedded in the library.
 llvm::StringRef familySpec(const KernelFamily &family);
+/// The kernel of the family's spec: the spec file's name without ".tile"
+/// (m_grouped_bf16_gemm_nn shares m_grouped_bf16_gemm_nt's spec and kernel,
+/// with B_MN = 1).
+llvm::StringRef familyKernelName(const KernelFamily &family);
 /// SHA-256 of the spec text, 64 hex digits (computed once).
 const std::string &familySpecHash(const KernelFamily &family);
 

@@ -52,16 +52,25 @@ bool Dispatcher::readInputs(PyObject *const *tensors, size_t count,
 
 namespace {
 
-/// Writes tensor \p info into \p arg, transposed if asked.
-void setTensorArg(rt::Arg &arg, const TensorInfo &info, bool transpose) {
+/// Writes tensor \p info into \p arg as \p source says: transposed, with
+/// leading dims of size 1 (whose strides span the whole tensor).
+void setTensorArg(rt::Arg &arg, const TensorInfo &info,
+                  const Dispatcher::PlanArg &source) {
+  const uint32_t ones = source.leadingOnes;
   arg.data = info.data;
   arg.dtype = info.dtype;
-  arg.rank = info.rank;
-  std::copy(info.shape, info.shape + info.rank, arg.shape);
-  std::copy(info.strides, info.strides + info.rank, arg.strides);
-  if (transpose && info.rank >= 2) {
-    std::swap(arg.shape[info.rank - 1], arg.shape[info.rank - 2]);
-    std::swap(arg.strides[info.rank - 1], arg.strides[info.rank - 2]);
+  arg.rank = info.rank + ones;
+  std::copy(info.shape, info.shape + info.rank, arg.shape + ones);
+  std::copy(info.strides, info.strides + info.rank, arg.strides + ones);
+  uint32_t last = info.rank + ones;
+  if (source.transpose && info.rank >= 2) {
+    std::swap(arg.shape[last - 1], arg.shape[last - 2]);
+    std::swap(arg.strides[last - 1], arg.strides[last - 2]);
+  }
+  const int64_t span = info.rank ? info.shape[0] * info.strides[0] : int64_t(1);
+  for (uint32_t d = 0; d < ones; ++d) {
+    arg.shape[d] = 1;
+    arg.strides[d] = span;
   }
 }
 
@@ -105,7 +114,7 @@ bool Dispatcher::launch(PyObject *const *tensors, size_t count) {
       if (source.input == kWorkspace)
         planned.scratch[i] = *workspace;
       else if (source.input >= 0)
-        setTensorArg(planned.scratch[i], infos[source.input], source.transpose);
+        setTensorArg(planned.scratch[i], infos[source.input], source);
     }
     launchOn(step.kernel, planned.scratch.data(), numArgs, stream);
   }
@@ -146,6 +155,13 @@ void Dispatcher::add(PyObject *const *tensors, size_t count,
       if (arg.input == kWorkspace && !workspace)
         throw std::invalid_argument("a plan argument names the workspace, "
                                     "but none is given");
+      if (arg.input >= 0 &&
+          infos[arg.input].rank + arg.leadingOnes > bundle::kMaxRank)
+        throw std::invalid_argument("plan argument " + std::to_string(i) +
+                                    ": input " + std::to_string(arg.input) +
+                                    " with " + std::to_string(arg.leadingOnes) +
+                                    " leading dims of 1 has more than " +
+                                    std::to_string(bundle::kMaxRank) + " dims");
       scratch[i] = arg.input == kWorkspace ? workspaceInfo.toArg()
                    : arg.input < 0         ? arg.scalar
                                            : infos[arg.input].toArg();

@@ -38,11 +38,14 @@ public:
   static constexpr size_t kMaxPlans = 8192;
 
   /// One kernel argument: input \p input (its last two dims swapped when
-  /// \p transpose), the plan's workspace (input == kWorkspace), or, when
-  /// input < 0 otherwise, the constant scalar \p scalar.
+  /// \p transpose, then \p leadingOnes dims of size 1 put in front: a
+  /// [M, K] tensor for a kernel's [1, M, K] argument), the plan's workspace
+  /// (input == kWorkspace), or, when input < 0 otherwise, the constant
+  /// scalar \p scalar.
   struct PlanArg {
     int32_t input = -1;
     bool transpose = false;
+    uint32_t leadingOnes = 0;
     rt::Arg scalar;
   };
   static constexpr int32_t kWorkspace = -2;

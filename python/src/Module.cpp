@@ -13,6 +13,7 @@
 
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <memory>
@@ -163,6 +164,11 @@ std::vector<Dispatcher::PlanArg> toPlanArgs(const bundle::Kernel &meta,
                                ": the only named source is 'workspace'")
                                   .c_str());
       arg.input = Dispatcher::kWorkspace;
+    } else if (nb::isinstance<nb::tuple>(entry) && nb::len(entry) == 3) {
+      auto triple = nb::cast<std::tuple<int, bool, unsigned>>(entry);
+      arg.input = std::get<0>(triple);
+      arg.transpose = std::get<1>(triple);
+      arg.leadingOnes = std::get<2>(triple);
     } else if (nb::isinstance<nb::tuple>(entry)) {
       auto pair = nb::cast<std::pair<int, bool>>(entry);
       arg.input = pair.first;
@@ -444,7 +450,8 @@ NB_MODULE(_C, m) {
           "tensors"_a, "kernel"_a, "arg_map"_a, "then"_a = nb::list(),
           "workspace"_a = nb::none(),
           "Records `kernel` for the signature of `tensors`; arg_map has one "
-          "entry per kernel argument: (input index, transposed), a constant "
+          "entry per kernel argument: (input index, transposed), (input "
+          "index, transposed, leading dims of 1 to add), a constant "
           "number, or 'workspace'. `then`: (kernel, arg_map) pairs launched "
           "after it, in order. `workspace`: the tensor 'workspace' names, "
           "for calls on torch's current stream (a plan keeps one per "

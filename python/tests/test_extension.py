@@ -140,6 +140,22 @@ class ExtensionTest(CacheDirTest):
         dispatcher.clear()
         self.assertEqual(len(dispatcher), 0)
 
+    def test_dispatcher_adds_leading_dims_of_one(self):
+        # (input, transposed, n): the input with n leading dims of size 1, as
+        # the grouped kernels take a contiguous layout's [M, K] as [1, M, K].
+        kernel = self.C.Bundle(self.bundle).kernel()
+        dispatcher = self.C.Dispatcher(2)
+        x = torch.empty(64, 128, dtype=torch.bfloat16)
+        with self.assertRaisesRegex(ValueError, r"plan argument 1: input 1 with 7 leading "
+                                                r"dims of 1 has more than 8 dims"):
+            dispatcher.add((x, x), kernel, [(0, False), (1, False, 7)])
+        dispatcher.add((x, x), kernel, [(0, False), (1, False, 0)])
+        self.assertTrue(dispatcher.launch(x, torch.empty_like(x)))
+        # The copy kernel's Y is 2-D: a 3-D view of it is refused at launch.
+        dispatcher.add((x, x), kernel, [(0, False), (1, False, 1)])
+        with self.assertRaisesRegex(ValueError, "argument 'Y'"):
+            dispatcher.launch(x, x)
+
     def test_dispatcher_plans_of_two_kernels_and_a_workspace(self):
         # The copy kernel twice: X -> workspace, then workspace -> Y (a dry
         # run checks each launch's arguments against its kernel).

@@ -86,3 +86,14 @@ class CacheDirTest(unittest.TestCase):
     def tearDown(self):
         self._env.__exit__(None, None, None)
         self._dir.cleanup()
+
+
+def compiled_with_graphs(fn):
+    """(fn under torch.compile(fullgraph=True), the list its backend appends
+    each traced graph to)."""
+    graphs = []
+
+    def backend(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+    return torch.compile(fn, backend=backend, fullgraph=True), graphs

@@ -33,7 +33,12 @@ class _Problem(ctypes.Structure):
     _fields_ = [("m", ctypes.c_int64), ("n", ctypes.c_int64),
                 ("k", ctypes.c_int64), ("a_dtype", ctypes.c_char_p),
                 ("b_dtype", ctypes.c_char_p), ("d_dtype", ctypes.c_char_p),
-                ("accumulate", ctypes.c_int32), ("reserved", ctypes.c_int32)]
+                ("accumulate", ctypes.c_int32), ("reserved", ctypes.c_int32),
+                ("num_groups", ctypes.c_int32), ("group_layout", ctypes.c_int32),
+                ("mk_alignment", ctypes.c_int32), ("reserved2", ctypes.c_int32)]
+
+# tilec_group_layout: how an M-grouped family's rows are grouped.
+GROUP_LAYOUTS = {"contiguous": 0, "psum": 1, "masked": 2}
 
 
 class _Info(ctypes.Structure):
@@ -79,13 +84,19 @@ def _compiler_library():
 
 
 def _problem(family: str, m: int, n: int, k: int, out: str,
-             accumulate: bool) -> _Problem:
+             accumulate: bool, num_groups: int, group_layout: str,
+             mk_alignment: int) -> _Problem:
     # splitk_reduce's problem is the split FP8 GEMM's.
-    if not family.startswith(("fp8_gemm_", "bf16_gemm_", "splitk_reduce")):
+    if not family.startswith(("fp8_gemm_", "bf16_gemm_", "splitk_reduce",
+                              "m_grouped_")):
         raise NotImplementedError(f"tilec has no configs for family {family!r}")
-    inputs = _INPUT_DTYPE["bf16" if family.startswith("bf16") else "fp8"].encode()
+    bf16 = family.startswith(("bf16", "m_grouped_bf16"))
+    inputs = _INPUT_DTYPE["bf16" if bf16 else "fp8"].encode()
     return _Problem(m=m, n=n, k=k, a_dtype=inputs, b_dtype=inputs,
-                    d_dtype=out.encode(), accumulate=int(accumulate))
+                    d_dtype=out.encode(), accumulate=int(accumulate),
+                    num_groups=num_groups,
+                    group_layout=GROUP_LAYOUTS[group_layout],
+                    mk_alignment=mk_alignment)
 
 
 def _defines(info: _Info) -> Defines:
@@ -96,9 +107,15 @@ def _defines(info: _Info) -> Defines:
 @functools.lru_cache(maxsize=4096)
 def choose(family: str, m: int, n: int, k: int, *, out: str = "bf16",
            accumulate: bool = False, num_sms: int = 132,
-           target: str = "sm_90a") -> Tuple[Defines, str]:
-    """(-D defines, reason) for one problem of `family`."""
-    problem = _problem(family, m, n, k, out, accumulate)
+           target: str = "sm_90a", num_groups: int = 0,
+           group_layout: str = "contiguous",
+           mk_alignment: int = 0) -> Tuple[Defines, str]:
+    """(-D defines, reason) for one problem of `family`. The M-grouped
+    families take num_groups (B [G, N, K]), group_layout ('contiguous',
+    'psum' or 'masked') and mk_alignment; m is then the rows computed over
+    all groups (masked: num_groups * expected_m)."""
+    problem = _problem(family, m, n, k, out, accumulate, num_groups,
+                       group_layout, mk_alignment)
     info = _Info()
     library = _compiler_library()
     status = library.tilec_kernel_config(family.encode(), ctypes.byref(problem),
@@ -107,7 +124,8 @@ def choose(family: str, m: int, n: int, k: int, *, out: str = "bf16",
     if status != 0:
         raise ValueError(library.tilec_compiler_last_error().decode())
     defines = _defines(info)
-    reason = (f"{family} M={m} N={n} K={k} out={out}"
+    groups = f" in {num_groups} {group_layout} groups" if num_groups else ""
+    reason = (f"{family} M={m} N={n} K={k}{groups} out={out}"
               f"{' D+=' if accumulate else ''} on {num_sms} SMs: "
               f"{info.block_m}x{info.block_n} tiles, {info.stages} stages, "
               f"{info.num_tiles} tiles: {info.reason.decode()}")
@@ -119,11 +137,14 @@ def choose(family: str, m: int, n: int, k: int, *, out: str = "bf16",
 
 def library_bundle(family: str, m: int, n: int, k: int, *, out: str = "bf16",
                    accumulate: bool = False, num_sms: int = 132,
-                   target: str = "sm_90a") -> Tuple[bytes, Defines, int]:
+                   target: str = "sm_90a", num_groups: int = 0,
+                   group_layout: str = "contiguous",
+                   mk_alignment: int = 0) -> Tuple[bytes, Defines, int]:
     """(bundle, -D defines, source) of the problem's kernel from the
     library's kernel cache; source is tilec_kernel_source (1 memory, 2 disk,
     3 compiled). Raises _jit.CompileError when it does not compile."""
-    problem = _problem(family, m, n, k, out, accumulate)
+    problem = _problem(family, m, n, k, out, accumulate, num_groups,
+                       group_layout, mk_alignment)
     info = _Info()
     data = ctypes.POINTER(ctypes.c_uint8)()
     size = ctypes.c_size_t()

@@ -240,7 +240,7 @@ def _scale_operand(fn: str, name: str, tensor, transposed: bool,
             f"(int32): that is SM100's format; tilec's sm_90a kernels take "
             f"float32 scale factors")
     op.expect_dtype(torch.float32)
-    op.expect_rank(2, labels)
+    op.expect_rank(len(shape), labels)
     op.expect_shape(shape, labels)
     return op
 

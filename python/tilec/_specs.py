@@ -56,6 +56,15 @@ _CANDIDATES = {
     # Split K's second kernel: its config is the split GEMM's (the library's
     # splitk_reduce family).
     "splitk_reduce": [("lib/Kernels/splitk_reduce.tile", "splitk_reduce")],
+    # DeepGEMM's M-grouped GEMMs; the spec's LAYOUT param picks contiguous,
+    # psum or masked.
+    "m_grouped_bf16_gemm_nt": [("lib/Kernels/m_grouped_bf16_gemm_nt.tile",
+                                "m_grouped_bf16_gemm_nt")],
+    # B [G, K, N]: the nt spec's kernel with B_MN = 1 (the config sets it).
+    "m_grouped_bf16_gemm_nn": [("lib/Kernels/m_grouped_bf16_gemm_nt.tile",
+                                "m_grouped_bf16_gemm_nt")],
+    "m_grouped_fp8_gemm_1d2d": [("lib/Kernels/m_grouped_fp8_gemm_1d2d.tile",
+                                 "m_grouped_fp8_gemm_1d2d")],
 }
 
 

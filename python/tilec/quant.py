@@ -87,22 +87,36 @@ def per_block_cast_to_fp8(x: torch.Tensor, block: int = BLOCK_K,
 
 
 def mn_major_tma_aligned(scales: torch.Tensor) -> torch.Tensor:
-    """Per-row scales [MN, KB] in the layout the kernels read by TMA.
+    """Per-row scales [MN, KB] (or one such table per group, [G, MN, KB]) in
+    the layout the kernels read by TMA.
 
     The result has the same shape and values, stored MN-major with each
-    K block's column padded to align(MN, 4) floats: strides (1, align(MN, 4)).
-    It is what DeepGEMM's fp8_gemm_nt takes as-is; pass `kernel_view(...)`
-    of it to a tilec kernel."""
-    assert scales.dim() == 2 and scales.dtype == torch.float32, \
-        "scales are a 2-D f32 tensor [MN, KB]"
-    mn, kb = scales.shape
+    K block's column padded to align(MN, 4) floats: strides (1, align(MN, 4))
+    (and align(MN, 4) * KB between groups). It is what DeepGEMM's fp8_gemm_nt
+    takes as-is; pass `kernel_view(...)` of it to a tilec kernel."""
+    assert scales.dim() in (2, 3) and scales.dtype == torch.float32, \
+        "scales are a 2-D f32 tensor [MN, KB] or a 3-D one [G, MN, KB]"
+    mn, kb = scales.shape[-2:]
+    groups = scales.shape[:-2]
     # The padding is never read (the kernels' tensor maps end at MN); it is
     # zero anyway, so that no NaN can ever come from it.
-    storage = torch.zeros(kb, align(mn, 4), dtype=torch.float32,
+    storage = torch.zeros(*groups, kb, align(mn, 4), dtype=torch.float32,
                           device=scales.device)
-    out = storage[:, :mn].t()
+    out = storage[..., :mn].transpose(-1, -2)
     out.copy_(scales)
     return out
+
+
+def is_mn_major_tma_aligned(scales: torch.Tensor) -> bool:
+    """Whether `scales` ([MN, KB] or [G, MN, KB]) are stored as
+    mn_major_tma_aligned stores them (so that the kernels read them as they
+    are)."""
+    mn, kb = scales.shape[-2:]
+    aligned = align(mn, 4)
+    strides = scales.stride()
+    return ((strides[-2] == 1 or mn == 1) and (strides[-1] == aligned or kb == 1)
+            and (scales.dim() == 2 or scales.shape[0] == 1
+                 or strides[0] == aligned * kb))
 
 
 def kernel_view(mn_major: torch.Tensor) -> torch.Tensor:

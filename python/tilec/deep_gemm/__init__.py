@@ -26,7 +26,8 @@ the argument and the expected value, before any launch.
 
 import torch
 
-from .. import _gemm
+from .. import _gemm, _ops
+from .. import _grouped as _grouped_impl
 from . import testing, utils
 from .utils import *  # noqa: F401,F403 (DeepGEMM re-exports its utils)
 from .utils import _not_implemented
@@ -139,6 +140,108 @@ for _layout, _dims in (("nt", "nk"), ("nn", "nk"), ("tn", "mn"), ("tt", "mn")):
 del _layout, _dims
 
 #===------------------------------------------------------------------------===#
+# M-grouped GEMMs (mixture of experts): DeepGEMM's contiguous layouts
+# (grouped_layout per row, or psum: one end row per group) and the masked
+# layout; tilec._grouped has the checks and the layouts.
+#===------------------------------------------------------------------------===#
+
+
+def _m_grouped(call: "_grouped_impl.Call") -> None:
+    """The fast path (the plan of these tensors and options), the custom op
+    when traced, or the slow path (checks, config, kernel, a plan)."""
+    key = call.key()
+    tensors = call.tensors()
+    if not _is_compiling():
+        fast = _fast(key)
+        if fast is not None and fast.launch(*tensors):
+            return
+    if _gemm.tracing(*tensors):
+        return _ops.m_grouped_gemm_op(call)
+    _grouped_impl.launch(call.plan(), key)
+
+
+def m_grouped_fp8_fp4_gemm_nt_contiguous(
+        a, b, d, grouped_layout, recipe=None, recipe_a=None, recipe_b=None,
+        compiled_dims="nk", disable_ue8m0_cast=False, use_psum_layout=False,
+        ensure_zero_padding=True, expected_m_for_psum_layout=None,
+        _function="m_grouped_fp8_fp4_gemm_nt_contiguous"):
+    """D [M, N] = A B[group of each row]^T; a = (e4m3 [M, K], f32 SFA
+    [M, ceil(K/128)]), b = (e4m3 [G, N, K], f32 SFB [G, ceil(N/128),
+    ceil(K/128)]). ensure_zero_padding is SM100's (accepted, no effect)."""
+    a0, a1 = _gemm._pair(_function, "a", a)
+    b0, b1 = _gemm._pair(_function, "b", b)
+    _m_grouped(_grouped_impl.Call(
+        _function, "fp8", "contiguous", a0, a1, b0, b1, d, grouped_layout,
+        recipe, recipe_a, recipe_b, compiled_dims, use_psum_layout,
+        expected_m_for_psum_layout))
+
+
+def m_grouped_fp8_fp4_gemm_nn_contiguous(
+        a, b, d, grouped_layout, recipe=None, recipe_a=None, recipe_b=None,
+        compiled_dims="nk", disable_ue8m0_cast=False, use_psum_layout=False,
+        ensure_zero_padding=True):
+    """The nt form with b = (B, SFB) given as [G, K, N] (DeepGEMM transposes
+    it back; sm_90a's FP8 kernels need it K-major)."""
+    b0, b1 = _gemm._pair("m_grouped_fp8_fp4_gemm_nn_contiguous", "b", b)
+    m_grouped_fp8_fp4_gemm_nt_contiguous(
+        a, (b0.transpose(1, 2), b1.transpose(1, 2)), d, grouped_layout, recipe,
+        recipe_a, recipe_b, compiled_dims, disable_ue8m0_cast, use_psum_layout,
+        ensure_zero_padding, _function="m_grouped_fp8_fp4_gemm_nn_contiguous")
+
+
+def m_grouped_fp8_fp4_gemm_nt_masked(
+        a, b, d, masked_m, expected_m, recipe=None, recipe_a=None,
+        recipe_b=None, compiled_dims="nk", disable_ue8m0_cast=False):
+    """D [G, MAX_M, N]: group g's first masked_m[g] rows = A[g] B[g]^T;
+    a = (e4m3 [G, MAX_M, K], f32 SFA [G, MAX_M, ceil(K/128)]), b as for the
+    contiguous form. masked_m is read on the GPU (CUDA graphs may replay the
+    call with other counts); expected_m is the config's hint."""
+    function = "m_grouped_fp8_fp4_gemm_nt_masked"
+    a0, a1 = _gemm._pair(function, "a", a)
+    b0, b1 = _gemm._pair(function, "b", b)
+    _m_grouped(_grouped_impl.Call(
+        function, "fp8", "masked", a0, a1, b0, b1, d, masked_m, recipe,
+        recipe_a, recipe_b, compiled_dims, expected_m=expected_m))
+
+
+def m_grouped_bf16_gemm_nt_contiguous(
+        a, b, d, grouped_layout, compiled_dims="nk", use_psum_layout=False,
+        ensure_zero_padding=True, expected_m_for_psum_layout=None,
+        _function="m_grouped_bf16_gemm_nt_contiguous"):
+    """D [M, N] = A B[group of each row]^T; a bf16 [M, K], b [G, N, K]
+    (K-major, or MN-major: the nn kernel)."""
+    _m_grouped(_grouped_impl.Call(
+        _function, "bf16", "contiguous", a, None, b, None, d, grouped_layout,
+        compiled_dims=compiled_dims, use_psum_layout=use_psum_layout,
+        expected_m_for_psum_layout=expected_m_for_psum_layout))
+
+
+def m_grouped_bf16_gemm_nn_contiguous(a, b, d, grouped_layout,
+                                      compiled_dims="nk", use_psum_layout=False,
+                                      ensure_zero_padding=True):
+    """The nt form with b given as [G, K, N] (transposed back)."""
+    m_grouped_bf16_gemm_nt_contiguous(
+        a, b.transpose(1, 2) if isinstance(b, torch.Tensor) else b, d,
+        grouped_layout, compiled_dims, use_psum_layout, ensure_zero_padding,
+        _function="m_grouped_bf16_gemm_nn_contiguous")
+
+
+def m_grouped_bf16_gemm_nt_masked(a, b, d, masked_m, expected_m,
+                                  compiled_dims="nk"):
+    """D [G, MAX_M, N]: group g's first masked_m[g] rows = A[g] B[g]^T."""
+    _m_grouped(_grouped_impl.Call(
+        "m_grouped_bf16_gemm_nt_masked", "bf16", "masked", a, None, b, None, d,
+        masked_m, compiled_dims=compiled_dims, expected_m=expected_m))
+
+
+# DeepGEMM's older names.
+m_grouped_fp8_gemm_nt_contiguous = m_grouped_fp8_fp4_gemm_nt_contiguous
+m_grouped_fp8_gemm_nn_contiguous = m_grouped_fp8_fp4_gemm_nn_contiguous
+m_grouped_fp8_gemm_nt_masked = m_grouped_fp8_fp4_gemm_nt_masked
+fp8_m_grouped_gemm_nt_masked = m_grouped_fp8_fp4_gemm_nt_masked
+bf16_m_grouped_gemm_nt_masked = m_grouped_bf16_gemm_nt_masked
+
+#===------------------------------------------------------------------------===#
 # cuBLASLt (DeepGEMM's baseline), through torch
 #===------------------------------------------------------------------------===#
 
@@ -195,13 +298,9 @@ def cublaslt_gemm_tt(a, b, d, c=None):
 #===------------------------------------------------------------------------===#
 
 _NOT_IMPLEMENTED = (
-    "m_grouped_fp8_fp4_gemm_nt_contiguous", "m_grouped_fp8_fp4_gemm_nn_contiguous",
-    "m_grouped_fp8_fp4_gemm_nt_masked", "fp8_gemm_nt_skip_head_mid",
-    "m_grouped_fp8_gemm_nt_contiguous", "m_grouped_fp8_gemm_nn_contiguous",
-    "m_grouped_fp8_gemm_nt_masked", "k_grouped_fp8_gemm_nt_contiguous",
-    "k_grouped_fp8_gemm_tn_contiguous", "m_grouped_bf16_gemm_nt_contiguous",
-    "m_grouped_bf16_gemm_nn_contiguous", "m_grouped_bf16_gemm_nt_masked",
-    "k_grouped_bf16_gemm_tn_contiguous", "einsum", "fp8_einsum",
+    "fp8_gemm_nt_skip_head_mid", "k_grouped_fp8_gemm_nt_contiguous",
+    "k_grouped_fp8_gemm_tn_contiguous", "k_grouped_bf16_gemm_tn_contiguous",
+    "einsum", "fp8_einsum",
     "fp8_fp4_mqa_logits", "get_paged_mqa_logits_metadata",
     "fp8_fp4_paged_mqa_logits", "fp8_mqa_logits", "fp8_paged_mqa_logits",
     "tf32_hc_prenorm_gemm", "SymmBuffer", "get_symm_buffer_for_mega_moe",
@@ -210,6 +309,3 @@ _NOT_IMPLEMENTED = (
 for _name in _NOT_IMPLEMENTED:
     globals()[_name] = _not_implemented(_name)
 del _name
-
-fp8_m_grouped_gemm_nt_masked = m_grouped_fp8_gemm_nt_masked  # noqa: F821
-bf16_m_grouped_gemm_nt_masked = m_grouped_bf16_gemm_nt_masked  # noqa: F821

@@ -9,7 +9,7 @@ from typing import Optional, Tuple
 
 import torch
 
-from .. import quant
+from .. import _grouped, quant
 
 __all__ = [
     "ceil_div", "align", "ceil_to_ue8m0", "pack_ue8m0_to_int",
@@ -33,7 +33,8 @@ def _not_implemented(name: str):
     def function(*args, **kwargs):
         raise NotImplementedError(
             f"tilec.deep_gemm.{name} is not implemented: tilec has dense BF16 "
-            f"and FP8 (1D2D, 1D1D) GEMMs for sm_90a (docs/python.md)")
+            f"and FP8 (1D2D, 1D1D) GEMMs and M-grouped BF16 and FP8 1D2D ones "
+            f"for sm_90a (docs/python.md)")
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"DeepGEMM's {name}; not implemented by tilec."
     return function
@@ -107,17 +108,9 @@ def get_mn_major_tma_aligned_tensor(sf: torch.Tensor) -> torch.Tensor:
         raise ValueError(f"get_mn_major_tma_aligned_tensor: argument 'sf' must "
                          f"be a 2-D or 3-D float32 tensor, got "
                          f"{sf.dim()}-D {sf.dtype}")
-    mn, kb = sf.shape[-2:]
-    aligned = get_tma_aligned_size(mn, 4)
-    strides = sf.stride()
-    if strides[-2] == 1 and strides[-1] == aligned and (
-            sf.dim() == 2 or strides[0] == aligned * kb):
+    if quant.is_mn_major_tma_aligned(sf):
         return sf
-    if sf.dim() == 2:
-        return quant.mn_major_tma_aligned(sf)
-    out = torch.empty_strided(sf.shape, (aligned * kb, 1, aligned),
-                              dtype=sf.dtype, device=sf.device)
-    return out.copy_(sf)
+    return quant.mn_major_tma_aligned(sf)
 
 
 get_mn_major_tma_aligned_packed_ue8m0_tensor = _not_implemented(
@@ -167,23 +160,29 @@ def transform_sf_into_required_layout(sf: torch.Tensor, mn: int, k: int, recipe,
     return sf
 
 
-_mk_alignment = 128  # DeepGEMM's default M/K alignment of grouped layouts
-
-
 def set_mk_alignment_for_contiguous_layout(new_value: int) -> None:
-    global _mk_alignment
-    if not isinstance(new_value, int) or new_value <= 0:
-        raise ValueError(f"set_mk_alignment_for_contiguous_layout: argument "
-                         f"'new_value' must be a positive int, got {new_value!r}")
-    _mk_alignment = new_value
+    """The alignment of each group's first row in the M-grouped contiguous
+    layouts (DeepGEMM's; 128 by default, a multiple of 64 for tilec)."""
+    _grouped.set_mk_alignment("set_mk_alignment_for_contiguous_layout",
+                              new_value)
 
 
 def get_mk_alignment_for_contiguous_layout() -> int:
-    return _mk_alignment
+    return _grouped.mk_alignment()
 
 
-get_theoretical_mk_alignment_for_contiguous_layout = _not_implemented(
-    "get_theoretical_mk_alignment_for_contiguous_layout")
+def get_theoretical_mk_alignment_for_contiguous_layout(
+        expected_m: Optional[int] = None) -> int:
+    """DeepGEMM's best alignment for the GPU: 128 on SM90, whatever
+    expected_m (SM100 shrinks it for small groups)."""
+    if expected_m is not None and (not isinstance(expected_m, int)
+                                   or expected_m <= 0):
+        raise ValueError(f"get_theoretical_mk_alignment_for_contiguous_layout: "
+                         f"argument 'expected_m' must be a positive int or None, "
+                         f"got {expected_m!r}")
+    return _grouped.THEORETICAL_MK_ALIGNMENT
+
+
 get_m_alignment_for_contiguous_layout = get_mk_alignment_for_contiguous_layout
 get_k_alignment_for_contiguous_layout = get_mk_alignment_for_contiguous_layout
 init_dist = _not_implemented("init_dist")

@@ -273,10 +273,13 @@ TEST_F(CompilerApi, BadRequestsNameTheArgument) {
 //===----------------------------------------------------------------------===//
 
 TEST_F(CompilerApi, FamiliesCarryTheirSpecs) {
-  ASSERT_EQ(tilec_num_kernel_families(), 7u);
+  ASSERT_EQ(tilec_num_kernel_families(), 10u);
   EXPECT_STREQ(tilec_kernel_family_name(0), "bf16_gemm_nt");
   EXPECT_STREQ(tilec_kernel_family_name(6), "splitk_reduce");
-  EXPECT_EQ(tilec_kernel_family_name(7), nullptr);
+  EXPECT_STREQ(tilec_kernel_family_name(7), "m_grouped_bf16_gemm_nt");
+  EXPECT_STREQ(tilec_kernel_family_name(8), "m_grouped_bf16_gemm_nn");
+  EXPECT_STREQ(tilec_kernel_family_name(9), "m_grouped_fp8_gemm_1d2d");
+  EXPECT_EQ(tilec_kernel_family_name(10), nullptr);
   const char *text = nullptr;
   size_t size = 0;
   ASSERT_EQ(tilec_kernel_family_spec("fp8_gemm_1d2d", &text, &size),
@@ -287,10 +290,13 @@ TEST_F(CompilerApi, FamiliesCarryTheirSpecs) {
     ASSERT_EQ(
         tilec_kernel_family_spec(tilec_kernel_family_name(i), &text, &size),
         TILEC_COMPILER_OK);
-    EXPECT_NE(
-        std::string(text, size)
-            .find(std::string("kernel ") + tilec_kernel_family_name(i) + "("),
-        std::string::npos);
+    // m_grouped_bf16_gemm_nn runs m_grouped_bf16_gemm_nt's kernel, B_MN = 1.
+    std::string name = tilec_kernel_family_name(i);
+    std::string kernel =
+        name == "m_grouped_bf16_gemm_nn" ? "m_grouped_bf16_gemm_nt" : name;
+    EXPECT_NE(std::string(text, size).find("kernel " + kernel + "("),
+              std::string::npos)
+        << name;
   }
 }
 
@@ -473,14 +479,17 @@ TEST_F(CompilerApi, BadProblemsNameTheArgument) {
     EXPECT_EQ(tilec_compiler_last_error(), message);
   };
   tilec_gemm_problem ok = gemm(128, 256, 512);
-  expectError("bf16_gemm_xx", ok, 132, nullptr,
-              "family 'bf16_gemm_xx' is not a kernel family; use one of "
-              "bf16_gemm_nt, bf16_gemm_nn, bf16_gemm_tn, bf16_gemm_tt, "
-              "fp8_gemm_1d2d, fp8_gemm_1d1d, splitk_reduce");
+  expectError(
+      "bf16_gemm_xx", ok, 132, nullptr,
+      "family 'bf16_gemm_xx' is not a kernel family; use one of "
+      "bf16_gemm_nt, bf16_gemm_nn, bf16_gemm_tn, bf16_gemm_tt, "
+      "fp8_gemm_1d2d, fp8_gemm_1d1d, splitk_reduce, m_grouped_bf16_gemm_nt, "
+      "m_grouped_bf16_gemm_nn, m_grouped_fp8_gemm_1d2d");
   expectError(nullptr, ok, 132, nullptr,
               "family is NULL; use one of bf16_gemm_nt, bf16_gemm_nn, "
               "bf16_gemm_tn, bf16_gemm_tt, fp8_gemm_1d2d, fp8_gemm_1d1d, "
-              "splitk_reduce");
+              "splitk_reduce, m_grouped_bf16_gemm_nt, m_grouped_bf16_gemm_nn, "
+              "m_grouped_fp8_gemm_1d2d");
   // The reduce kernel exists only for problems whose GEMM splits K.
   tilec_gemm_problem unsplit = gemm(4096, 4096, 4096);
   unsplit.a_dtype = unsplit.b_dtype = "e4m3";
@@ -519,6 +528,38 @@ TEST_F(CompilerApi, BadProblemsNameTheArgument) {
   p = ok;
   p.reserved = 1;
   expectError("bf16_gemm_nt", p, 132, nullptr, "problem.reserved must be 0");
+  p = ok;
+  p.reserved2 = 1;
+  expectError("bf16_gemm_nt", p, 132, nullptr, "problem.reserved2 must be 0");
+  p = ok;
+  p.num_groups = 4;
+  expectError("fp8_gemm_1d2d", p, 132, nullptr,
+              "problem.num_groups must be 0 for fp8_gemm_1d2d (it is not an "
+              "M-grouped family), got 4");
+  p = ok;
+  expectError("m_grouped_fp8_gemm_1d2d", p, 132, nullptr,
+              "problem.num_groups must be positive for m_grouped_fp8_gemm_1d2d "
+              "(B is [G, N, K]), got 0");
+  p.num_groups = 4;
+  p.group_layout = 3;
+  expectError("m_grouped_fp8_gemm_1d2d", p, 132, nullptr,
+              "problem.group_layout must be 0 (contiguous), 1 (psum) or 2 "
+              "(masked), got 3");
+  p.group_layout = TILEC_GROUP_LAYOUT_PSUM;
+  p.mk_alignment = 96;
+  expectError("m_grouped_bf16_gemm_nt", p, 132, nullptr,
+              "problem.mk_alignment must be a positive multiple of 64 for "
+              "m_grouped_bf16_gemm_nt's contiguous layouts (its tiles of 64 or "
+              "128 rows must not span two groups), got 96");
+  p.mk_alignment = 0;
+  p.d_dtype = "f32";
+  expectError("m_grouped_bf16_gemm_nt", p, 132, nullptr,
+              "problem.d_dtype must be bf16 for m_grouped_bf16_gemm_nt "
+              "(DeepGEMM's grouped GEMMs write bf16), got f32");
+  p.d_dtype = nullptr;
+  p.accumulate = 1;
+  expectError("m_grouped_bf16_gemm_nt", p, 132, nullptr,
+              "problem.accumulate must be 0 for m_grouped_bf16_gemm_nt");
   expectError("bf16_gemm_nt", ok, 0, nullptr,
               "sm_count must be positive, got 0");
   expectError("bf16_gemm_nt", ok, 132, "sm_89",
@@ -538,6 +579,83 @@ TEST_F(CompilerApi, BadProblemsNameTheArgument) {
                              nullptr),
             TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(tilec_compiler_last_error(), "bundle is NULL");
+}
+
+/// An M-grouped problem: `m` rows over `groups` groups in `layout`.
+tilec_gemm_problem grouped(int64_t m, int64_t n, int64_t k, int32_t groups,
+                           int32_t layout) {
+  tilec_gemm_problem p = gemm(m, n, k);
+  p.num_groups = groups;
+  p.group_layout = layout;
+  return p;
+}
+
+TEST_F(CompilerApi, GroupedConfigsFollowDeepGemmsBlockM) {
+  struct Case {
+    const char *family;
+    tilec_gemm_problem problem;
+    const char *params;
+  };
+  const Case cases[] = {
+      // Contiguous (DeepGEMM's 8 x 4096 rows): tiles of the 128-row
+      // alignment, the widest N with a tile for every SM.
+      {"m_grouped_fp8_gemm_1d2d",
+       grouped(8 * 4096, 4096, 7168, 8, TILEC_GROUP_LAYOUT_CONTIGUOUS),
+       "BLK_M=128 BLK_N=128 GROUP=8 LAYOUT=0 MAX_KB=128 STAGES=5"},
+      {"m_grouped_fp8_gemm_1d2d",
+       grouped(4 * 8192, 7168, 3072, 4, TILEC_GROUP_LAYOUT_PSUM),
+       "ALIGN=128 BLK_M=128 BLK_N=128 GROUP=8 LAYOUT=1 MAX_KB=0 STAGES=5"},
+      // Masked, 20 expected rows per group: 64-row tiles.
+      {"m_grouped_fp8_gemm_1d2d",
+       grouped(32 * 24, 4096, 7168, 32, TILEC_GROUP_LAYOUT_MASKED),
+       "BLK_M=64 BLK_N=128 GROUP=16 LAYOUT=2 MAX_KB=128 STAGES=8"},
+      {"m_grouped_bf16_gemm_nt",
+       grouped(4 * 8192, 4096, 7168, 4, TILEC_GROUP_LAYOUT_CONTIGUOUS),
+       "BLK_M=128 BLK_N=256 GROUP=16 LAYOUT=0 STAGES=3"},
+      // 6 groups of 20 rows: 256 columns would leave SMs idle, 128 not.
+      {"m_grouped_bf16_gemm_nt",
+       grouped(6 * 24, 4096, 2048, 6, TILEC_GROUP_LAYOUT_MASKED),
+       "BLK_M=64 BLK_N=128 GROUP=16 LAYOUT=2 STAGES=8"},
+      // B [G, K, N]: the nt spec with B_MN = 1.
+      {"m_grouped_bf16_gemm_nn",
+       grouped(4 * 8192, 4096, 7168, 4, TILEC_GROUP_LAYOUT_CONTIGUOUS),
+       "BLK_M=128 BLK_N=256 B_MN=1 GROUP=16 LAYOUT=0 STAGES=3"},
+      // Fewer tiles than SMs whatever the width: the narrowest.
+      {"m_grouped_bf16_gemm_nt",
+       grouped(6 * 24, 512, 2048, 6, TILEC_GROUP_LAYOUT_MASKED),
+       "BLK_M=64 BLK_N=64 GROUP=8 LAYOUT=2 STAGES=12"},
+  };
+  for (const Case &c : cases) {
+    tilec_kernel_info config;
+    ASSERT_EQ(tilec_kernel_config(c.family, &c.problem, 132, nullptr, &config),
+              TILEC_COMPILER_OK)
+        << tilec_compiler_last_error();
+    EXPECT_STREQ(config.params, c.params) << c.family;
+    EXPECT_STREQ(config.kernel_name,
+                 std::string(c.family) == "m_grouped_bf16_gemm_nn"
+                     ? "m_grouped_bf16_gemm_nt"
+                     : c.family);
+    if (!havePtxas())
+      continue;
+    // The predicted shared memory is what the compiled kernel asks for.
+    tilec_kernel_info info;
+    ASSERT_EQ(get(c.family, c.problem, info), TILEC_COMPILER_OK)
+        << tilec_compiler_last_error();
+    EXPECT_EQ(config.shared_bytes, info.shared_bytes) << c.params;
+    EXPECT_EQ(config.threads, info.threads) << c.params;
+  }
+  // The memory cache keys a grouped problem by its groups and layout too.
+  REQUIRE_PTXAS();
+  tilec_kernel_info contiguous, psum;
+  ASSERT_EQ(get("m_grouped_bf16_gemm_nt",
+                grouped(1024, 512, 256, 4, TILEC_GROUP_LAYOUT_CONTIGUOUS),
+                contiguous),
+            TILEC_COMPILER_OK);
+  ASSERT_EQ(get("m_grouped_bf16_gemm_nt",
+                grouped(1024, 512, 256, 4, TILEC_GROUP_LAYOUT_PSUM), psum),
+            TILEC_COMPILER_OK);
+  EXPECT_NE(std::string(contiguous.params).find("LAYOUT=0"), std::string::npos);
+  EXPECT_NE(std::string(psum.params).find("LAYOUT=1"), std::string::npos);
 }
 
 //===----------------------------------------------------------------------===//

@@ -45,6 +45,17 @@ TEST(KernelLibrary, SpecHashIsTheEmbeddedFilesHash) {
   }
 }
 
+TEST(KernelLibrary, EachFamilysKernelIsInItsSpec) {
+  for (const KernelFamily &family : kernelFamilies())
+    EXPECT_NE(familySpec(family).find(
+                  ("kernel " + familyKernelName(family) + "(").str()),
+              llvm::StringRef::npos)
+        << family.name.str();
+  const KernelFamily *nn = findKernelFamily("m_grouped_bf16_gemm_nn");
+  ASSERT_NE(nn, nullptr);
+  EXPECT_EQ(familyKernelName(*nn), "m_grouped_bf16_gemm_nt");
+}
+
 TEST(KernelLibrary, KeyIsTheHashOfItsDocumentedText) {
   const KernelFamily *family = findKernelFamily("bf16_gemm_nt");
   ASSERT_NE(family, nullptr);

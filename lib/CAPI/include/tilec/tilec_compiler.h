@@ -32,7 +32,7 @@ extern "C" {
 
 /** Version of this API (major * 10000 + minor * 100 + patch). A struct gains
  *  fields only at its end and only with a new minor version. */
-#define TILEC_COMPILER_API_VERSION 100
+#define TILEC_COMPILER_API_VERSION 200
 
 typedef enum tilec_compiler_status {
   TILEC_COMPILER_OK = 0,
@@ -113,7 +113,9 @@ TILEC_COMPILER_API void tilec_compile_result_free(tilec_compile_result *result);
 /* ------------------------------------------------------------------------ */
 
 /** Families: "bf16_gemm_nt", "bf16_gemm_nn", "bf16_gemm_tn", "bf16_gemm_tt",
- *  "fp8_gemm_1d2d", "fp8_gemm_1d1d" (docs/capi.md: layouts and dtypes). */
+ *  "fp8_gemm_1d2d", "fp8_gemm_1d1d", "splitk_reduce", the M-grouped
+ *  "m_grouped_bf16_gemm_nt", "m_grouped_bf16_gemm_nn"
+ *  and "m_grouped_fp8_gemm_1d2d" (docs/capi.md: layouts and dtypes). */
 TILEC_COMPILER_API size_t tilec_num_kernel_families(void);
 /** Name of family \p index, or NULL past the end. */
 TILEC_COMPILER_API const char *tilec_kernel_family_name(size_t index);
@@ -132,7 +134,28 @@ typedef struct tilec_gemm_problem {
   /** Nonzero: D += A B (the fp8 families need d_dtype "f32"). */
   int32_t accumulate;
   int32_t reserved; /* zero */
+  /** M-grouped families (B [G, N, K]): the groups G, at least 1; 0 for the
+   *  others. \c m is then the rows computed over all groups: A's rows for the
+   *  contiguous layouts, G times the expected rows per group when masked. */
+  int32_t num_groups;
+  /** M-grouped families: a tilec_group_layout. */
+  int32_t group_layout;
+  /** M-grouped contiguous layouts: the alignment of each group's first row
+   *  (DeepGEMM's mk alignment for contiguous layouts); 0: 128. */
+  int32_t mk_alignment;
+  int32_t reserved2; /* zero */
 } tilec_gemm_problem;
+
+/** How an M-grouped family's rows are grouped (DeepGEMM's GemmType). */
+typedef enum tilec_group_layout {
+  /* A [M, K], one group index per row (-1: padding), groups aligned. */
+  TILEC_GROUP_LAYOUT_CONTIGUOUS = 0,
+  /* A [M, K], one end row per group; group g starts at group g - 1's end
+   * rounded up to mk_alignment. */
+  TILEC_GROUP_LAYOUT_PSUM = 1,
+  /* A [G, MAX_M, K], masked_m[G] valid rows per group, read on the GPU. */
+  TILEC_GROUP_LAYOUT_MASKED = 2
+} tilec_group_layout;
 
 /** Where tilec_get_kernel found the kernel. */
 typedef enum tilec_kernel_source {
