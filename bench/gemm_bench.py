@@ -208,7 +208,7 @@ def main():
     p.add_argument("--check-shapes", default="default",
                    choices=["default", "quick", "tiny", "none"])
     p.add_argument("--time-shapes", default="4096,8192",
-                   help="comma-separated cube sizes to time ('' for none)")
+                   help="comma-separated cube sizes or MxNxK shapes to time ('' for none)")
     p.add_argument("--time-deepgemm", action="store_true",
                    help="also time DeepGEMM's shapes (M in 128, 4096)")
     p.add_argument("--markdown", help="append the tables here")
@@ -253,7 +253,8 @@ def main():
                 line = f"| {name} | {m} | {n} | {k} | {err:.2e} | {nan} | {verdict} |"
                 print(line, flush=True)
                 lines.append(line)
-    shapes = [(s, s, s) for s in (int(x) for x in args.time_shapes.split(",") if x)]
+    shapes = [tuple(int(d) for d in x.split("x")) if "x" in x else (int(x),) * 3
+              for x in args.time_shapes.split(",") if x]
     if args.time_deepgemm:
         shapes += [(m, n, k) for m in (128, 4096) for n, k in DEEPGEMM_NK]
     if shapes:

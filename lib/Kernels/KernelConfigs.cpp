@@ -88,6 +88,8 @@ struct TableRow {
   /// with accumulation.
   int64_t splits = 1;
   int64_t minK = 0;
+  /// The row applies up to this K (0: any).
+  int64_t maxK = 0;
 
   // The options by name, so that a row reads as what it sets:
   // TableRow{...}.only1D2D().unrolled(4).splitK(4, /*minK=*/4096).
@@ -104,6 +106,7 @@ struct TableRow {
     return with(&TableRow::globalScales, true);
   }
   constexpr TableRow fromN(int64_t n) const { return with(&TableRow::minN, n); }
+  constexpr TableRow upToK(int64_t k) const { return with(&TableRow::maxK, k); }
   constexpr TableRow splitK(int64_t ways, int64_t fromK) const {
     return with(&TableRow::splits, ways).with(&TableRow::minK, fromK);
   }
@@ -117,25 +120,52 @@ private:
   }
 };
 
-// BF16: bench/results/2026-11-29-hopper-gemm-ladder.md (rung 6 = 128 x 256,
-// 3 stages: 1.00-1.02x cuBLAS at 8192^3, 0.2-0.4x at M = 128 where it makes
-// 8-28 CTAs) and 2026-11-29-tuning-notes.md (128 x 128 and 128 x 192 did not
-// beat it on large shapes). The smaller tiles for few-tile problems are
-// not measured yet.
+// BF16: bench/results/2026-12-02-bf16-tiles.md (run 26: the eight 64- and
+// 128-row tiles on 13 shapes; every row below picks a tile within 3% of
+// the fastest measured there, test/unit/capi checks it) and
+// 2026-11-29-hopper-gemm-ladder.md (128x256, rung 6: 1.00-1.02x cuBLAS at
+// 8192^3). A blockN of 0 is chosen by waves (kBf16WideTiles).
 constexpr TableRow kBf16Table[] = {
-    TableRow{
-        0, 0, true, 128, 256,
-        "128x256: rung 6, the fastest measured (1.00-1.02x cuBLAS at 8192^3, "
-        "bench/results/2026-11-29-hopper-gemm-ladder.md)"},
-    TableRow{
-        0, 0, true, 128, 128,
-        "128x256 tiles would leave SMs idle: 128x128 (not measured at this "
-        "size)"},
-    TableRow{
-        0, 0, false, 128, 64,
-        "few tiles: 128x64 for the most CTAs (128x256 ran at 0.2-0.4x cuBLAS "
-        "at M = 128; not measured)"},
+    TableRow{64, 0, false, 64, 192,
+             "M <= 64, K <= 512: 64x192, a third of 64x64's waves where the "
+             "per-tile fixed cost dominates (1.12x 64x64 at 1x32768x512, run "
+             "26; measured at that shape only)"}
+        .upToK(512),
+    TableRow{64, 8192, false, 64, 256,
+             "M <= 64, N <= 8192, K <= 2048: 64x256, few tiles of little K "
+             "(1.33x 64x64 at 1x7168x2048, run 26; measured at that shape "
+             "only)"}
+        .upToK(2048),
+    TableRow{64, 0, false, 64, 64,
+             "M <= 64: 64x64, one consumer warpgroup, the most CTAs (the "
+             "fastest or within 3% at 1x{2112,4096}x7168, 1x7168x16384, "
+             "1x24576x1536: run 26)"},
+    TableRow{128, 4096, false, 64, 64,
+             "M <= 128, N <= 4096: 64x64 (1.25x 128x64 at 128x2112x7168, 1.20x "
+             "at 128x4096x7168: run 26)"},
+    TableRow{128, 0, false, 128, 192,
+             "M <= 128, K <= 512: 128x192, fewer waves of short tiles (1.19x "
+             "128x64 at 128x32768x512, run 26)"}
+        .upToK(512),
+    TableRow{128, 0, false, 128, 64,
+             "M <= 128: 128x64 (the fastest at 128x7168x{2048,16384} and "
+             "128x24576x1536: run 26)"},
+    TableRow{0, 0, false, 128, 0,
+             "128 rows, the width with the least time by waves "
+             "(kBf16WideTiles)"},
 };
+
+/// The BF16 widths of 128-row tiles that many-tile problems choose from,
+/// with each one's speed per tile area relative to 128x256's, from run 26
+/// at 4096x2112x7168 (128x192 0.191 ms in 3 waves, 128x256 0.232 in 3,
+/// 128x128 0.223 in 5). A problem takes the width of the least
+/// waves * width / efficiency: 128x192 at 4096x2112 (0.82x 128x256's time
+/// measured), 128x256 at 4096^3 and 8192^3 (the ladder's winner).
+struct WideTile {
+  int64_t blockN;
+  double efficiency;
+};
+constexpr WideTile kBf16WideTiles[] = {{256, 1.0}, {192, 0.90}, {128, 0.86}};
 
 // FP8, both scalings: bench/results/2026-12-01-fp8-gemm.md, runs 1-2.
 constexpr TableRow kFp8Table[] = {
@@ -283,9 +313,9 @@ int64_t stagedScaleBlocks(const KernelFamily &family, int64_t k) {
   return k > 4096 ? 128 : 0;
 }
 
-/// Consumer warpgroups of an FP8 spec (its CONSUMERS): one per 64 * waves
-/// rows, and one for the tiles of 16 and 32 rows.
-static int64_t fp8Consumers(int64_t blockM, int64_t waves) {
+/// Consumer warpgroups of a GEMM spec (its CONSUMERS): one per 64 * waves
+/// rows, and one for the FP8 tiles of 16 and 32 rows.
+static int64_t consumerWarpgroups(int64_t blockM, int64_t waves) {
   return std::max<int64_t>(1, blockM / (64 * waves));
 }
 
@@ -299,7 +329,7 @@ int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
   int64_t inBytes = isBf16(family) ? 2 : 1;
   // The FP8 specs' A stages and output waves hold 64 rows at least: a tile
   // of 16 or 32 rows still runs a 64-row wgmma (fp8_gemm_1d2d.tile, A_ROWS).
-  int64_t consumers = fp8Consumers(blockM, /*waves=*/1);
+  int64_t consumers = consumerWarpgroups(blockM, /*waves=*/1);
   int64_t aRows = isBf16(family) ? blockM : std::max<int64_t>(64, blockM);
   int64_t dRows = isBf16(family) ? blockM : consumers * 64;
   SmallVector<std::pair<int64_t, int64_t>> buffers = {
@@ -495,18 +525,40 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
         (row.maxN && problem.n > row.maxN) || problem.n < row.minN ||
         problem.k < row.minK)
       continue;
+    if (row.maxK && problem.k > row.maxK)
+      continue;
     const bool split = row.splits > 1;
     if (split && problem.accumulate)
       continue;
     // A split GEMM writes f32 partial sums, whatever D is.
     const unsigned gemmOutBytes = split ? 4 : outBytes;
-    int64_t tiles =
-        divideCeil(problem.m, row.blockM) * divideCeil(problem.n, row.blockN);
-    if (row.fillsSms && tiles < smCount)
-      continue;
     int64_t stagedBlocks =
         row.globalScales ? 0 : stagedScaleBlocks(family, problem.k);
-    const int64_t stages = chooseStages(family, row.blockM, row.blockN, blockK,
+    int64_t blockN = row.blockN;
+    if (!blockN) {
+      // The width of the least time by waves, among those that fit.
+      double best = 0;
+      for (const WideTile &wide : kBf16WideTiles) {
+        if (!chooseStages(family, row.blockM, wide.blockN, blockK, gemmOutBytes,
+                          stagedBlocks))
+          continue;
+        int64_t waves = divideCeil(divideCeil(problem.m, row.blockM) *
+                                       divideCeil(problem.n, wide.blockN),
+                                   smCount);
+        double time = waves * wide.blockN / wide.efficiency;
+        if (!blockN || time < best) {
+          blockN = wide.blockN;
+          best = time;
+        }
+      }
+      if (!blockN)
+        continue;
+    }
+    int64_t tiles =
+        divideCeil(problem.m, row.blockM) * divideCeil(problem.n, blockN);
+    if (row.fillsSms && tiles < smCount)
+      continue;
+    const int64_t stages = chooseStages(family, row.blockM, blockN, blockK,
                                         gemmOutBytes, stagedBlocks);
     if (!stages)
       continue;
@@ -515,23 +567,22 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     config.family = &family;
     config.target = "sm_90a";
     config.blockM = row.blockM;
-    config.blockN = row.blockN;
+    config.blockN = blockN;
     config.blockK = blockK;
     config.stages = stages;
     const int64_t waves = row.waves2MulticastA ? 2 : 1;
-    config.threads =
-        isBf16(family) ? 384 : (fp8Consumers(row.blockM, waves) + 1) * 128;
+    config.threads = (consumerWarpgroups(row.blockM, waves) + 1) * 128;
     // Persistent grids: one CTA per SM, whatever the tile count.
     config.grid = {static_cast<unsigned>(smCount), 1, 1};
     config.numTiles = tiles;
     config.splitK = row.splits;
-    config.sharedBytes = sharedBytes(family, row.blockM, row.blockN, blockK,
-                                     stages, gemmOutBytes, stagedBlocks);
+    config.sharedBytes = sharedBytes(family, row.blockM, blockN, blockK, stages,
+                                     gemmOutBytes, stagedBlocks);
     config.reason = row.why;
     config.params = {
         {"ACCUMULATE", problem.accumulate ? "1" : "0"},
         {"BLK_M", std::to_string(row.blockM)},
-        {"BLK_N", std::to_string(row.blockN)},
+        {"BLK_N", std::to_string(blockN)},
         {"OUT",
          split ? std::string("f32") : std::string(vocab::toString(problem.d))},
         {"STAGES", std::to_string(stages)},

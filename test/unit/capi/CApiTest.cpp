@@ -326,13 +326,18 @@ TEST_F(CompilerApi, LargeFp8TilesRunTwoWavesWithMulticast) {
 
 TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
   const ConfigCase cases[] = {
-      // BF16: 128x256 where it fills 132 SMs, else 128x128, else 128x64.
+      // BF16: 64-row tiles (one consumer) for M <= 64 and for M <= 128 and
+      // N <= 4096, 128x64 for the other M <= 128 (wider where K is small),
+      // else the 128-row width of the least time by waves.
       {"bf16_gemm_nt", 4096, 4096, 4096, nullptr, 128, 256, 3},
       {"bf16_gemm_nn", 8192, 8192, 8192, nullptr, 128, 256, 3},
-      {"bf16_gemm_tn", 128, 24576, 1536, nullptr, 128, 128, 6},
+      {"bf16_gemm_nt", 4096, 2112, 7168, nullptr, 128, 192, 4},
+      {"bf16_gemm_tn", 128, 24576, 1536, nullptr, 128, 64, 8},
       {"bf16_gemm_tt", 128, 7168, 2048, nullptr, 128, 64, 8},
-      {"bf16_gemm_nt", 1, 2112, 7168, nullptr, 128, 64, 8},
-      // f32 output: 128x256 leaves too little room for stages.
+      {"bf16_gemm_nt", 1, 2112, 7168, nullptr, 64, 64, 12},
+      {"bf16_gemm_nn", 64, 32768, 512, nullptr, 64, 192, 6},
+      // f32 output: 128x256 leaves too little room for stages, and 128x192's
+      // 6 waves at 4096^3 take longer than 128x128's 8.
       {"bf16_gemm_nt", 4096, 4096, 4096, "f32", 128, 128, 5},
       // FP8: for M <= 16 (1D2D) 16x64 with K split 4 ways up to N = 2112
       // and 2 ways up to N = 4096 where K >= 4096 (below: 16x32 at
@@ -391,6 +396,59 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
     EXPECT_LE(info.shared_bytes, 232448u);
     EXPECT_NE(std::string(info.reason), "");
     EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_NONE);
+  }
+}
+
+// The BF16 rows against the times they were chosen from: run 26 of
+// bench/results/2026-12-02-bf16-tiles.md timed eight tiles (as many stages
+// as fit) on 13 shapes; the table's pick must be measured within 3% of the
+// fastest of them on each.
+TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfTheMeasuredFastest) {
+  struct Tile {
+    int32_t blockM, blockN;
+  };
+  const Tile tiles[] = {{64, 64},  {64, 128},  {64, 192},  {64, 256},
+                        {128, 64}, {128, 128}, {128, 192}, {128, 256}};
+  struct Measured {
+    int64_t m, n, k;
+    double microseconds[8];
+  };
+  const Measured measured[] = {
+      // Tiles: 64x64, 64x128, 64x192, 64x256, 128x64, 128x128, 128x192, 128x256
+      {1, 2112, 7168, {37, 36, 39, 47, 37, 37, 52, 69}},
+      {1, 4096, 7168, {36, 41, 47, 48, 50, 52, 55, 70}},
+      {1, 7168, 2048, {32, 35, 27, 24, 37, 37, 36, 37}},
+      {1, 7168, 16384, {93, 98, 126, 149, 146, 131, 168, 181}},
+      {1, 24576, 1536, {30, 33, 32, 35, 41, 37, 38, 35}},
+      {1, 32768, 512, {25, 28, 22, 32, 30, 28, 26, 25}},
+      {128, 2112, 7168, {29, 36, 39, 47, 37, 37, 53, 70}},
+      {128, 4096, 7168, {25, 32, 40, 49, 30, 41, 54, 70}},
+      {128, 7168, 2048, {24, 26, 22, 25, 22, 22, 23, 23}},
+      {128, 7168, 16384, {98, 80, 91, 107, 73, 89, 120, 157}},
+      {128, 24576, 1536, {32, 31, 31, 31, 27, 31, 31, 30}},
+      {128, 32768, 512, {27, 24, 24, 24, 27, 24, 22, 26}},
+      {4096, 2112, 7168, {347, 298, 250, 262, 256, 223, 191, 232}},
+  };
+  for (const Measured &shape : measured) {
+    tilec_gemm_problem p = gemm(shape.m, shape.n, shape.k, nullptr);
+    tilec_kernel_info info;
+    SCOPED_TRACE(std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
+                 std::to_string(shape.k));
+    ASSERT_EQ(tilec_kernel_config("bf16_gemm_nt", &p, 132, nullptr, &info),
+              TILEC_COMPILER_OK)
+        << tilec_compiler_last_error();
+    const double fastest = *std::min_element(std::begin(shape.microseconds),
+                                             std::end(shape.microseconds));
+    const Tile *picked =
+        std::find_if(std::begin(tiles), std::end(tiles), [&](const Tile &tile) {
+          return tile.blockM == info.block_m && tile.blockN == info.block_n;
+        });
+    ASSERT_NE(picked, std::end(tiles))
+        << "picked " << info.block_m << "x" << info.block_n
+        << ", a tile run 26 did not time";
+    EXPECT_LE(shape.microseconds[picked - tiles], 1.03 * fastest)
+        << "picked " << info.block_m << "x" << info.block_n;
+    EXPECT_EQ(info.threads, (info.block_m / 64 + 1) * 128u);
   }
 }
 
@@ -788,12 +846,12 @@ TEST_F(CompilerApi, PrintSwitchesReportConfigsAndCompiles) {
   std::string printed = testing::internal::GetCapturedStderr();
   EXPECT_NE(printed.find("tilec: bf16_gemm_tt M=300 N=6000 K=1000 (bf16 x "
                          "bf16 -> bf16) on 132 SMs, sm_90a: ACCUMULATE=0 "
-                         "BLK_K=64 BLK_M=128 BLK_N=128 OUT=bf16 STAGES=6; "
-                         "141 tiles, 384 threads"),
+                         "BLK_K=64 BLK_M=128 BLK_N=192 OUT=bf16 STAGES=4; "
+                         "96 tiles, 384 threads"),
             std::string::npos)
       << printed;
   EXPECT_NE(printed.find("tilec: compiled bf16_gemm_tt [ACCUMULATE=0 "
-                         "BLK_K=64 BLK_M=128 BLK_N=128 OUT=bf16 STAGES=6] "
+                         "BLK_K=64 BLK_M=128 BLK_N=192 OUT=bf16 STAGES=4] "
                          "for sm_90a in "),
             std::string::npos)
       << printed;
