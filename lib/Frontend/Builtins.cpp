@@ -65,6 +65,8 @@ llvm::ArrayRef<Builtin> tilec::frontend::getBuiltins() {
       // What a for loop runs over.
       {"range", Kind::ForIterator, true, nullptr, &Emitter::emitRangeFor},
       {"unroll", Kind::ForIterator, true, nullptr, &Emitter::emitUnrollFor},
+      {"specialize", Kind::ForIterator, true, nullptr,
+       &Emitter::emitSpecializeFor},
       {"tiles", Kind::ForIterator, true, nullptr, &Emitter::emitTilesFor},
       {"persistent", Kind::ForIterator, true, nullptr,
        &Emitter::emitPersistentFor},

@@ -18,6 +18,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <functional>
+
 using namespace tilec::frontend;
 using namespace mlir;
 
@@ -427,6 +429,121 @@ void Emitter::emitUnrollFor(const ForStmt &stmt, const CallExpr &iter) {
     emitStmts(stmt.body);
     popScope();
   }
+}
+
+/// Bodies one specialize(...) may copy.
+static constexpr size_t kMaxSpecializations = 16;
+
+void Emitter::emitSpecializeFor(const ForStmt &stmt, const CallExpr &iter) {
+  if (stmt.vars.size() != 1) {
+    error(stmt.vars[1].range, "specialize(...) gives one variable, not " +
+                                  llvm::Twine(stmt.vars.size()));
+    return;
+  }
+  const Expr *exhaustiveExpr = nullptr;
+  for (const KeywordArg &keyword : iter.keywords) {
+    if (keyword.name == "exhaustive" && !exhaustiveExpr) {
+      exhaustiveExpr = keyword.value.get();
+      continue;
+    }
+    error(keyword.nameRange, "specialize(...) takes one keyword argument, "
+                             "'exhaustive'; write specialize(x, 64, 128, "
+                             "exhaustive = 1)");
+    return;
+  }
+  if (iter.args.size() < 2) {
+    error(iter.getRange(), "specialize(...) takes a value and the constants "
+                           "to specialize it for, as in specialize(x, 64, "
+                           "128)");
+    return;
+  }
+  // The constants, each once, in order.
+  SmallVector<int64_t> cases;
+  for (size_t i = 1; i < iter.args.size(); ++i) {
+    std::optional<int64_t> c =
+        evalConstInt(*iter.args[i], "a value to specialize for");
+    if (!c)
+      return;
+    if (!llvm::is_contained(cases, *c))
+      cases.push_back(*c);
+  }
+  std::optional<int64_t> exhaustive =
+      exhaustiveExpr ? evalConstInt(*exhaustiveExpr, "specialize's exhaustive")
+                     : std::optional<int64_t>(0);
+  if (!exhaustive)
+    return;
+  if (cases.size() + (*exhaustive ? 0 : 1) > kMaxSpecializations) {
+    error(iter.getRange(), "specialize(...) copies its body " +
+                               llvm::Twine(cases.size() + !*exhaustive) +
+                               " times; at most " +
+                               llvm::Twine(kMaxSpecializations));
+    return;
+  }
+  const ForStmt::Var &var = stmt.vars.front();
+  auto emitCopy = [&](Val value) {
+    pushScope();
+    declare(Symbol::Kind::LoopVar, var.name, var.range, value);
+    emitStmts(stmt.body);
+    popScope();
+  };
+  Val x = eval(*iter.args[0]);
+  if (x.isError())
+    return;
+  if (x.isInt()) { // known at compile time: the one copy it selects
+    emitCopy(x);
+    return;
+  }
+  if (!x.isValue() || !x.type.isInteger(32)) {
+    error(iter.args[0]->getRange(),
+          "specialize(...) takes an i32 value, got " + describeVal(x));
+    return;
+  }
+  SmallVector<Symbol *> carried;
+  collectAssigned(stmt.body, carried);
+  Location l = loc(stmt.getLoc());
+  // Case i as `if x == c_i { copy } else { case i + 1 }`; past the last,
+  // the copy with x itself, or with exhaustive the last constant's copy as
+  // the final else.
+  std::function<void(size_t)> emitCase = [&](size_t i) {
+    bool last = *exhaustive && i + 1 == cases.size();
+    if (i == cases.size() || last) {
+      emitCopy(i == cases.size() ? x : Val::ofInt(cases[i]));
+      return;
+    }
+    SmallVector<Value> inits = materializeCarried(carried, stmt.getRange());
+    SmallVector<Type> types;
+    for (Value v : inits)
+      types.push_back(v.getType());
+    SmallVector<Val> saved;
+    for (Symbol *symbol : carried)
+      saved.push_back(symbol->val);
+    Value cond =
+        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq, x.value,
+                              arith::ConstantIntOp::create(
+                                  builder, l, builder.getI32Type(), cases[i]));
+    auto ifOp = scf::IfOp::create(builder, l, types, cond, /*withElse=*/true);
+    auto emitBranch = [&](Block *block, llvm::function_ref<void()> body) {
+      eraseTerminator(block);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToEnd(block);
+      ++kernel->scfDepth;
+      pushScope();
+      body();
+      SmallVector<Value> yields = yieldValues(carried, inits, stmt.getRange());
+      scf::YieldOp::create(builder, l, yields);
+      popScope();
+      --kernel->scfDepth;
+      for (auto [symbol, value] : llvm::zip(carried, saved))
+        if (!symbol->val.isError())
+          symbol->val = value;
+    };
+    emitBranch(ifOp.thenBlock(), [&] { emitCopy(Val::ofInt(cases[i])); });
+    emitBranch(ifOp.elseBlock(), [&] { emitCase(i + 1); });
+    for (auto [symbol, result] : llvm::zip(carried, ifOp.getResults()))
+      if (!symbol->val.isError())
+        symbol->val = Val::of(result);
+  };
+  emitCase(0);
 }
 
 scf::ForOp Emitter::emitScfFor(const ForStmt &stmt, Value lb, Value ub,

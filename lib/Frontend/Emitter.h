@@ -509,6 +509,9 @@ private:
   /// The for-iterator builtins: `for ... in range / unroll / tiles(...)`.
   void emitRangeFor(const ForStmt &stmt, const CallExpr &iter);
   void emitUnrollFor(const ForStmt &stmt, const CallExpr &iter);
+  /// `for v in specialize(x, c0, c1, ...)`: one copy of the body per
+  /// constant, v that constant, chosen where x equals it at run time.
+  void emitSpecializeFor(const ForStmt &stmt, const CallExpr &iter);
   /// The loop (null when its bounds did not evaluate).
   mlir::scf::ForOp emitScfFor(const ForStmt &stmt, mlir::Value lb,
                               mlir::Value ub, mlir::Value step,

@@ -252,6 +252,13 @@ constexpr TableRow kFp8Table[] = {
         "DeepGEMM at 128x7168x16384, 1.01x at 128x7168x2048: runs 14 and 16 "
         "of bench/results/2026-12-01-fp8-gemm.md)"}
         .only1D2D(),
+    TableRow{128, 24576, false, 128, 192,
+             "M <= 128, 8192 < N <= 24576: 128x192, one wave at N = 24576, the "
+             "promotion specialised per split (0.90x DeepGEMM at "
+             "128x24576x1536 with the B scales from global memory, 128x128 "
+             "0.75x: run 28 of bench/results/2026-12-02-fp8-gemm.md)"}
+        .only1D2D()
+        .fromN(8193),
     TableRow{128, 0, false, 128, 128,
              "M <= 128, N > 8192: 128x128 (1.15x the 64x128 build at "
              "128x24576x1536, 1.38x at 128x32768x512: run 12 of "
@@ -260,14 +267,19 @@ constexpr TableRow kFp8Table[] = {
     TableRow{128, 0, false, 64, 128,
              "M <= 128: one 64-row consumer, 64x128 (0.98-1.06x DeepGEMM at "
              "128x7168x16384, bench/results/2026-12-01-fp8-gemm.md)"},
-    TableRow{
-        0, 1024, false, 128, 144,
-        "N <= 1024: 128x144, tiles spanning two B scale blocks, B scales from "
-        "global memory (39.1 us at 4096x576x7168 against 47.5 for 128x128: "
-        "4 column tiles instead of 4.5, run 18 of "
-        "bench/results/2026-12-01-fp8-gemm.md; measured at N = 576 only)"}
-        .only1D2D()
-        .globalBScales(),
+    TableRow{0, 1024, false, 128, 160,
+             "N <= 1024: 128x160, tiles spanning two B scale blocks with the "
+             "promotion specialised per split (31.3 us at 4096x576x7168, "
+             "1.07x DeepGEMM; 128x144 35.3, 128x128 47.5: run 28 of "
+             "bench/results/2026-12-02-fp8-gemm.md; measured at N = 576 only)"}
+        .only1D2D(),
+    TableRow{0, 2112, true, 128, 192,
+             "N <= 2112, tiles enough for the SMs: 128x192, the promotion "
+             "specialised per split (109.9 us at 4096x2112x7168, 0.90x "
+             "DeepGEMM; 128x128 126.2: run 28 of "
+             "bench/results/2026-12-02-fp8-gemm.md; measured at K = 7168, "
+             "where the B scales are staged)"}
+        .only1D2D(),
     TableRow{
         0, 2112, true, 128, 128,
         "N <= 2112, tiles enough for the SMs: 128x128 with the B scales from "

@@ -345,8 +345,9 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       // 64 and N <= 1024 and for
       // M <= 128 and N <= 2112, 64x64 (1D2D) for M <= 64 and N <= 8192 and
       // for M <= 128 and N <= 4096, 64x128 for small M (1D2D at 64 < M <=
-      // 128: up to N = 8192, 128x128 past it),
-      // 128x144 (1D2D) for N <= 1024, 128x128 for N <= 2112 when its tiles
+      // 128: up to N = 8192, 128x192 up to 24576, 128x128 past it),
+      // 128x160 (1D2D) for N <= 1024, 128x192 (1D2D) for N <= 2112 when its
+      // tiles
       // fill the SMs, else 128x64 there,
       // else (1D2D, bf16 out) 256x128 in two waves with A multicast, else
       // 128x128.
@@ -366,12 +367,12 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       {"fp8_gemm_1d2d", 16, 8192, 2048, nullptr, 16, 64, 12},
       {"fp8_gemm_1d2d", 1, 24576, 1536, nullptr, 16, 128, 8},
       {"fp8_gemm_1d2d", 17, 24576, 1536, nullptr, 64, 128, 8},
-      {"fp8_gemm_1d2d", 128, 24576, 1536, nullptr, 128, 128, 5},
+      {"fp8_gemm_1d2d", 128, 24576, 1536, nullptr, 128, 192, 4},
       {"fp8_gemm_1d2d", 128, 32768, 512, nullptr, 128, 128, 5},
       {"fp8_gemm_1d1d", 128, 32768, 512, "f32", 64, 128, 7}, // not 128x128
       {"fp8_gemm_1d1d", 128, 4096, 7168, "f32", 64, 128, 7}, // not 64x64
-      {"fp8_gemm_1d2d", 4096, 2112, 7168, nullptr, 128, 128, 5},
-      {"fp8_gemm_1d2d", 4096, 576, 7168, nullptr, 128, 144, 5},
+      {"fp8_gemm_1d2d", 4096, 2112, 7168, nullptr, 128, 192, 4},
+      {"fp8_gemm_1d2d", 4096, 576, 7168, nullptr, 128, 160, 5},
       {"fp8_gemm_1d2d", 256, 2112, 7168, nullptr, 128, 64, 8},
       {"fp8_gemm_1d2d", 4096, 4096, 4096, nullptr, 256, 128, 3},
       {"fp8_gemm_1d2d", 8192, 8192, 8192, "f32", 128, 128, 5},
