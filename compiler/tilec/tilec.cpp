@@ -248,10 +248,9 @@ int run(int argc, char **argv) {
           return mlir::applyPassManagerCLOptions(pm);
         }))
       return 1;
-    return writeText(output,
-                     [&](raw_ostream &os) {
-                       tilec::writeKernelPictures(module, os);
-                     })
+    return writeText(
+               output,
+               [&](raw_ostream &os) { tilec::writeKernelPictures(module, os); })
                ? 0
                : 1;
   }

@@ -126,8 +126,8 @@ bool Compilation::lower(
   // time; the IR is verified once after the last pass instead, and an error
   // there is the compiler's (the spec was verified when it was parsed).
   pm.enableVerifier(false);
-  buildTileToLLVMPipeline(pm, /*verifyConversion=*/false,
-                          options.checkProtocol, options.debugHangs);
+  buildTileToLLVMPipeline(pm, /*verifyConversion=*/false, options.checkProtocol,
+                          options.debugHangs);
   return succeeded(pm.run(*module)) &&
          succeeded(verifyAsInternalError(module->getOperation()));
 }

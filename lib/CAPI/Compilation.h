@@ -93,10 +93,10 @@ public:
                  configure = nullptr);
   /// Instead of lower(): the passes tilec --emit=svg draws the kernels
   /// after (buildTilePicturePipeline).
-  bool lowerForPicture(mlir::TimingScope &timing,
-                       llvm::function_ref<mlir::LogicalResult(
-                           mlir::PassManager &)>
-                           configure = nullptr);
+  bool lowerForPicture(
+      mlir::TimingScope &timing,
+      llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)> configure =
+          nullptr);
   /// Kernel metadata into the bundle, then LLVM IR (optimised as asked).
   bool translate(mlir::TimingScope &timing);
   /// PTX from LLVM's NVPTX back end into the bundle.

@@ -18,9 +18,8 @@ using namespace mlir::tile;
 namespace {
 
 constexpr int kWidth = 1100;
-constexpr const char *kPalette[] = {"#8dd3c7", "#fdb462", "#bebada",
-                                    "#fb8072", "#80b1d3", "#b3de69",
-                                    "#fccde5", "#ffffb3"};
+constexpr const char *kPalette[] = {"#8dd3c7", "#fdb462", "#bebada", "#fb8072",
+                                    "#80b1d3", "#b3de69", "#fccde5", "#ffffb3"};
 
 std::string xml(StringRef text) {
   std::string out;
@@ -49,11 +48,6 @@ std::string nameOf(Operation *op, StringRef prefix, unsigned index) {
   if (auto named = dyn_cast<NameLoc>(op->getLoc()))
     return named.getName().str();
   return (prefix + Twine(index)).str();
-}
-
-/// The registers a thread starts with (tile-warp-specialize's rule).
-int64_t defaultRegisters(int64_t threads) {
-  return std::min<int64_t>((65536 / threads) / 8 * 8, 255 / 8 * 8);
 }
 
 /// The pipeline.init a stage index was computed from, through advances and
@@ -251,8 +245,8 @@ private:
   }
 
   void text(raw_ostream &b, int x, int y, StringRef s, StringRef extra = "") {
-    b << "<text x=\"" << x << "\" y=\"" << y << "\"" << (extra.empty() ? "" : " ")
-      << extra << ">" << xml(s) << "</text>\n";
+    b << "<text x=\"" << x << "\" y=\"" << y << "\""
+      << (extra.empty() ? "" : " ") << extra << ">" << xml(s) << "</text>\n";
   }
 
   void rect(raw_ostream &b, double x, int y, double w, int h, StringRef fill,
@@ -266,21 +260,17 @@ private:
 
   int header(raw_ostream &b, int y) {
     text(b, 20, y,
-         ("kernel " + kernel.getSymName() + " (" + kernel.getTargetName() +
-          ")")
+         ("kernel " + kernel.getSymName() + " (" + kernel.getTargetName() + ")")
              .str(),
          "font-size=\"18\" font-weight=\"bold\"");
     auto c = kernel.getCluster();
-    std::string line = std::to_string(kernel.getWarpgroups()) +
-                       " warpgroups, " +
-                       std::to_string(kernel.getNumThreads()) +
-                       " threads a CTA; cluster " + std::to_string(c[0]) +
-                       "x" + std::to_string(c[1]) + "x" + std::to_string(c[2]) +
-                       "; grid " +
-                       stringifyGridPolicy(kernel.getGrid()).str() +
-                       "; shared memory " +
-                       std::to_string(kernel.getSmemBytes().value_or(0)) +
-                       " bytes (dynamic)";
+    std::string line =
+        std::to_string(kernel.getWarpgroups()) + " warpgroups, " +
+        std::to_string(kernel.getNumThreads()) + " threads a CTA; cluster " +
+        std::to_string(c[0]) + "x" + std::to_string(c[1]) + "x" +
+        std::to_string(c[2]) + "; grid " +
+        stringifyGridPolicy(kernel.getGrid()).str() + "; shared memory " +
+        std::to_string(kernel.getSmemBytes().value_or(0)) + " bytes (dynamic)";
     text(b, 20, y + 22, line);
     return y + 22;
   }
@@ -294,7 +284,7 @@ private:
       auto [it, inserted] = colors.try_emplace(role, colors.size());
       return kPalette[it->second % std::size(kPalette)];
     };
-    int64_t start = defaultRegisters(kernel.getNumThreads());
+    int64_t start = startingRegisters(kernel.getNumThreads());
     for (int64_t wg = 0; wg < kernel.getWarpgroups(); ++wg) {
       text(b, 20, y + 25, "warpgroup " + std::to_string(wg));
       std::optional<int64_t> regs;
@@ -327,7 +317,9 @@ private:
       }
       std::string budget =
           regs ? std::to_string(*regs) + " registers (setmaxnreg " +
-                     (*regs < start ? "dec" : *regs > start ? "inc" : "none") +
+                     (*regs < start   ? "dec"
+                      : *regs > start ? "inc"
+                                      : "none") +
                      ")"
                : std::to_string(start) + " registers (the start allocation)";
       text(b, 890, y + 25, budget);
@@ -356,7 +348,8 @@ private:
         << "\" fill=\"none\" stroke=\"#888\" stroke-width=\"2\"/>\n";
       for (int64_t s = 0; s < depth; ++s) {
         double angle = -M_PI / 2 + 2 * M_PI * s / depth;
-        int sx = cx + int(r * std::cos(angle)), sy = cy + int(r * std::sin(angle));
+        int sx = cx + int(r * std::cos(angle)),
+            sy = cy + int(r * std::sin(angle));
         b << "<circle cx=\"" << sx << "\" cy=\"" << sy
           << "\" r=\"11\" fill=\"#ffe9a8\" stroke=\"#333\"/>\n";
         text(b, sx - 4, sy + 4, std::to_string(s), "font-size=\"11\"");
@@ -378,14 +371,12 @@ private:
         auto type = cast<BarrierType>(alloc.getType());
         text(b, 150, ty,
              "barrier " + use.name + "[" + std::to_string(type.getDepth()) +
-                 "]: " + stringifyBarrierKind(type.getKind()).str() +
-                 ", " + std::to_string(alloc.getArrivals()) +
-                 " arrival(s) a phase, at offset " +
-                 std::to_string(use.offset),
+                 "]: " + stringifyBarrierKind(type.getKind()).str() + ", " +
+                 std::to_string(alloc.getArrivals()) +
+                 " arrival(s) a phase, at offset " + std::to_string(use.offset),
              "font-weight=\"bold\" fill=\"#444\"");
         ty += 17;
-        auto lines = [&](const Lines &set,
-                         StringRef color) {
+        auto lines = [&](const Lines &set, StringRef color) {
           for (const std::string &line : set) {
             text(b, 170, ty, line, ("fill=\"" + color + "\"").str());
             ty += 16;
@@ -427,13 +418,11 @@ private:
         shape += std::to_string(d) + "x";
       std::string element;
       llvm::raw_string_ostream(element) << type.getElementType();
-      regions.push_back({alloc.getOffset().value_or(0), type.getSizeInBytes(),
-                         name,
-                         shape + element + ", " +
-                             stringifySwizzle(type.getSwizzle()).str() +
-                             ", aligned to " +
-                             std::to_string(type.getAlignment()),
-                         "#a6cee3"});
+      regions.push_back(
+          {alloc.getOffset().value_or(0), type.getSizeInBytes(), name,
+           shape + element + ", " + stringifySwizzle(type.getSwizzle()).str() +
+               ", aligned to " + std::to_string(type.getAlignment()),
+           "#a6cee3"});
     }
     for (auto &entry : barriers) {
       auto type = cast<BarrierType>(entry.first.getType());
@@ -444,9 +433,8 @@ private:
                          "#fb9a99"});
     }
     for (auto &[alloc, name] : tmems)
-      regions.push_back({alloc.getOffset().value_or(0), 8,
-                         name + " address", "the tensor-memory address slot",
-                         "#cab2d6"});
+      regions.push_back({alloc.getOffset().value_or(0), 8, name + " address",
+                         "the tensor-memory address slot", "#cab2d6"});
     llvm::sort(regions, [](const Region &a, const Region &c) {
       return a.offset < c.offset;
     });
@@ -455,14 +443,14 @@ private:
     int64_t at = 0;
     for (const Region &r : regions) {
       if (r.offset > at)
-        all.push_back({at, r.offset - at, "padding",
-                       "alignment padding", "#dddddd"});
+        all.push_back(
+            {at, r.offset - at, "padding", "alignment padding", "#dddddd"});
       all.push_back(r);
       at = std::max(at, r.offset + r.size);
     }
     if (total > at)
-      all.push_back({at, total - at, "padding", "alignment padding",
-                     "#dddddd"});
+      all.push_back(
+          {at, total - at, "padding", "alignment padding", "#dddddd"});
     double scale = total > 0 ? double(kWidth - 40) / total : 0;
     for (const Region &r : all) {
       double x = 20 + r.offset * scale, w = r.size * scale;

@@ -1,4 +1,4 @@
-//===- KernelPicture.h - an SVG picture of each kernel (--emit=svg) -*- C++ -*-===//
+//===- KernelPicture.h - SVG pictures of kernels --------------*- C++ -*-===//
 //
 // Draws each kernel of a module after the picture pipeline
 // (buildTilePicturePipeline): its warps and warpgroups with their roles and

@@ -169,9 +169,9 @@ void callVprintf(OpBuilder &b, Location loc, Operation *from, Value format,
                                        /*alignment=*/4);
   buffer->setAttr(kHangBufferAttr, UnitAttr::get(ctx));
   for (auto [i, arg] : llvm::enumerate(args)) {
-    Value field = LLVM::GEPOp::create(
-        b, loc, ptr, bufferType, buffer,
-        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    Value field =
+        LLVM::GEPOp::create(b, loc, ptr, bufferType, buffer,
+                            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
     LLVM::StoreOp::create(b, loc, arg, field);
   }
   LLVM::CallOp::create(b, loc, fnType, "vprintf", ValueRange{format, buffer});
@@ -203,8 +203,8 @@ void lowerBoundedWait(BarrierWaitOp op, Value bar, Value stage, Value phase,
   Value done = inlinePtx(b, loc, b.getI32Type(),
                          {sharedAddress(b, loc, bar), phase}, spin, "=r,r,r")
                    .front();
-  Value timedOut = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         done, i32Const(b, loc, 0));
+  Value timedOut = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, done,
+                                         i32Const(b, loc, 0));
   auto ifOp = scf::IfOp::create(b, loc, timedOut, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
@@ -234,7 +234,9 @@ void lowerBoundedWait(BarrierWaitOp op, Value bar, Value stage, Value phase,
     SmallVector<Value> args = {NVVM::BlockIdXOp::create(b, loc, i32),
                                NVVM::BlockIdYOp::create(b, loc, i32),
                                NVVM::BlockIdZOp::create(b, loc, i32),
-                               threadIdx(b, loc), stage, phase};
+                               threadIdx(b, loc),
+                               stage,
+                               phase};
     callVprintf(b, loc, op, stringConstant(b, loc, op, format), args);
   }
   LLVM::Trap::create(b, loc);
@@ -246,8 +248,7 @@ LogicalResult lowerWait(BarrierWaitOp op, BarrierWaitOp::Adaptor adaptor,
   Value bar =
       barrierAt(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex());
   if (op.getDebugBarrier()) {
-    lowerBoundedWait(op, bar, adaptor.getIndex(), adaptor.getPhase(),
-                     rewriter);
+    lowerBoundedWait(op, bar, adaptor.getIndex(), adaptor.getPhase(), rewriter);
     rewriter.eraseOp(op);
     return success();
   }
