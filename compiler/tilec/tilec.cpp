@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/CAPI/Compilation.h"
+#include "lib/Target/KernelPicture.h"
 
 #include "tilec/bundle/Bundle.h"
 
@@ -27,7 +28,7 @@ using namespace llvm;
 
 namespace {
 
-enum class Emit { Mlir, Lowered, Llvm, Ptx, Cubin, Bundle };
+enum class Emit { Mlir, Svg, Lowered, Llvm, Ptx, Cubin, Bundle };
 
 cl::OptionCategory tilecCategory("tilec options");
 
@@ -51,6 +52,10 @@ cl::opt<Emit> emitOpt(
     cl::values(
         clEnumValN(Emit::Mlir, "mlir",
                    "the tile dialect the input describes (before passes)"),
+        clEnumValN(Emit::Svg, "svg",
+                   "a picture of each kernel: roles on warps with register "
+                   "budgets, barrier rings, the shared-memory map, tensor "
+                   "memory (docs/pictures.md)"),
         clEnumValN(Emit::Lowered, "lowered",
                    "the LLVM and NVVM dialects after every tile pass"),
         clEnumValN(Emit::Llvm, "llvm", "optimised LLVM IR"),
@@ -111,6 +116,16 @@ cl::opt<bool> noCheckProtocol(
              "(docs/protocol.md)"),
     cl::cat(tilecCategory));
 
+cl::opt<bool> debugHangs(
+    "debug-hangs",
+    cl::desc("A hang-diagnosis build: every mbarrier wait becomes a bounded "
+             "spin that, after 2^32 ns (~4.3 s) without its phase "
+             "completing, prints the kernel, CTA, thread, role, barrier, "
+             "stage and phase (vprintf) and traps. Off by default; the "
+             "report's vprintf call makes ptxas ignore setmaxnreg and "
+             "serialise wgmma, so such kernels are slow (docs/protocol.md)"),
+    cl::cat(tilecCategory));
+
 constexpr StringLiteral kOverview =
     "tilec: the tile kernel compiler\n\n"
     "Compiles a GPU tile kernel written in the tile DSL (.tile) or the tile\n"
@@ -125,6 +140,8 @@ constexpr StringLiteral kOverview =
     "  tilec gemm.tile --target=sm_100a --emit=cubin --report\n"
     "  tilec gemm.tile --emit=mlir                 # the tile dialect "
     "produced\n"
+    "  tilec gemm.tile --emit=svg -o gemm.svg      # a picture of the "
+    "kernel\n"
     "  tilec gemm.tile --mlir-print-ir-after-all   # IR after every pass\n\n"
     "On any error tilec prints file:line:col diagnostics, exits with 1 and\n"
     "leaves no output file behind. ptxas is taken from $TILEC_PTXAS, PATH,\n"
@@ -135,6 +152,8 @@ StringRef defaultExtension(Emit emit) {
   case Emit::Mlir:
   case Emit::Lowered:
     return ".mlir";
+  case Emit::Svg:
+    return ".svg";
   case Emit::Llvm:
     return ".ll";
   case Emit::Ptx:
@@ -192,6 +211,7 @@ int run(int argc, char **argv) {
   options.codegenOptLevel = codegenOptLevel;
   options.allowSlowKernels = allowSlow;
   options.checkProtocol = !noCheckProtocol;
+  options.debugHangs = debugHangs;
   if (!tilec::checkCompileOptions(options, errs()))
     return 1;
 
@@ -222,6 +242,17 @@ int run(int argc, char **argv) {
   if (emitOpt == Emit::Mlir) {
     return writeText(output, [&](raw_ostream &os) { module.print(os); }) ? 0
                                                                          : 1;
+  }
+  if (emitOpt == Emit::Svg) {
+    if (!compilation.lowerForPicture(timing, [](mlir::PassManager &pm) {
+          return mlir::applyPassManagerCLOptions(pm);
+        }))
+      return 1;
+    return writeText(
+               output,
+               [&](raw_ostream &os) { tilec::writeKernelPictures(module, os); })
+               ? 0
+               : 1;
   }
   if (!compilation.lower(timing, [](mlir::PassManager &pm) {
         return mlir::applyPassManagerCLOptions(pm);

@@ -285,9 +285,17 @@ def Tile_BarrierWaitOp : Tile_Op<"barrier.wait"> {
   let summary = "wait until barrier `index` has completed phase `phase`";
   let description = [{
     `tile.barrier.wait %full[%s], %phase : !tile.barrier<tma, 4>`
+
+    With `debug_barrier` (and `debug_role`), which tile-debug-hangs sets for
+    `tilec --debug-hangs`, the wait is a bounded spin: after about 4.3 s
+    (2^32 ns of %globaltimer) without the phase completing, the lowest
+    waiting lane of each warp prints the kernel, CTA, thread, role, barrier,
+    stage and phase with vprintf and the thread traps (docs/protocol.md).
   }];
   let arguments = (ins Arg<Tile_AnyBarrier, "", [MemRead, MemWrite]>:$barrier,
-                       I32:$index, I32:$phase);
+                       I32:$index, I32:$phase,
+                       OptionalAttr<StrAttr>:$debug_role,
+                       OptionalAttr<StrAttr>:$debug_barrier);
   let assemblyFormat =
       "$barrier `[` $index `]` `,` $phase attr-dict `:` type($barrier)";
   let hasVerifier = 1;

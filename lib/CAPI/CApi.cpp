@@ -27,7 +27,7 @@ using namespace tilec;
 
 // The structs are the ABI ctypes mirrors: a change of size means a new
 // TILEC_COMPILER_API_VERSION (fields are only ever appended).
-static_assert(sizeof(tilec_compile_request) == 56, "tilec_compile_request");
+static_assert(sizeof(tilec_compile_request) == 64, "tilec_compile_request");
 static_assert(sizeof(tilec_compile_result) == 40, "tilec_compile_result");
 static_assert(sizeof(tilec_gemm_problem) == 72, "tilec_gemm_problem");
 static_assert(sizeof(tilec_kernel_info) == 768, "tilec_kernel_info");
@@ -233,6 +233,7 @@ tilec_compiler_status tilec_compile(const tilec_compile_request *request,
   }
   options.optLevel = static_cast<unsigned>(request->opt_level);
   options.allowSlowKernels = request->allow_slow_kernels != 0;
+  options.debugHangs = request->debug_hangs != 0;
 
   StringRef spec = request->spec_size
                        ? StringRef(request->spec, request->spec_size)

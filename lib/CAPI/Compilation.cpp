@@ -126,15 +126,30 @@ bool Compilation::lower(
   // time; the IR is verified once after the last pass instead, and an error
   // there is the compiler's (the spec was verified when it was parsed).
   pm.enableVerifier(false);
-  buildTileToLLVMPipeline(pm, /*verifyConversion=*/false,
-                          options.checkProtocol);
+  buildTileToLLVMPipeline(pm, /*verifyConversion=*/false, options.checkProtocol,
+                          options.debugHangs);
   return succeeded(pm.run(*module)) &&
          succeeded(verifyAsInternalError(module->getOperation()));
+}
+
+bool Compilation::lowerForPicture(
+    mlir::TimingScope &timing,
+    function_ref<mlir::LogicalResult(mlir::PassManager &)> configure) {
+  mlir::TimingScope passTiming = timing.nest("tile passes for the picture");
+  mlir::PassManager pm(context.get());
+  if (configure && failed(configure(pm)))
+    return false;
+  pm.enableTiming(passTiming);
+  buildTilePicturePipeline(pm, options.checkProtocol);
+  return succeeded(pm.run(*module));
 }
 
 bool Compilation::translate(mlir::TimingScope &timing) {
   bundle.target = target;
   bundle.producer = kBundleProducer;
+  // A debug build must not pass for a normal one where bundles are kept.
+  if (options.debugHangs)
+    bundle.producer += " --debug-hangs";
   if (failed(extractKernelMetadata(*module, bundle.kernels)))
     return false;
   mlir::TimingScope t = timing.nest("LLVM IR + optimisation");
@@ -165,11 +180,15 @@ bool Compilation::assemble(mlir::TimingScope &timing) {
   for (const std::string &w : assembled->warnings)
     WithColor::warning(diag, "tilec") << w << "\n";
   if (!assembled->fatalWarnings.empty()) {
+    bool allowed = options.allowSlowKernels || options.debugHangs;
     for (const std::string &w : assembled->fatalWarnings)
-      (options.allowSlowKernels ? WithColor::warning(diag, "tilec")
-                                : WithColor::error(diag, "tilec"))
+      (allowed ? WithColor::warning(diag, "tilec")
+               : WithColor::error(diag, "tilec"))
           << w << "\n";
-    if (!options.allowSlowKernels) {
+    if (options.debugHangs)
+      WithColor::note(diag, "tilec")
+          << "expected with --debug-hangs: the hang reports call vprintf\n";
+    if (!allowed) {
       WithColor::note(diag, "tilec")
           << "these ptxas warnings mean a slow kernel; fix the spec or pass "
              "--allow-slow-kernels\n";

@@ -58,6 +58,10 @@ struct CompileOptions {
   bool allowSlowKernels = false;
   /// Run tile-check-protocol (tilec --no-check-protocol turns it off).
   bool checkProtocol = true;
+  /// Every barrier wait reports a hang and traps after ~4.3 s
+  /// (tilec --debug-hangs, docs/protocol.md). Implies allowSlowKernels: the
+  /// report calls vprintf, so ptxas ignores setmaxnreg and serialises wgmma.
+  bool debugHangs = false;
 };
 
 /// Checks the options that need no input (the -O level and the target name)
@@ -87,6 +91,12 @@ public:
   bool lower(mlir::TimingScope &timing,
              llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)>
                  configure = nullptr);
+  /// Instead of lower(): the passes tilec --emit=svg draws the kernels
+  /// after (buildTilePicturePipeline).
+  bool lowerForPicture(
+      mlir::TimingScope &timing,
+      llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)> configure =
+          nullptr);
   /// Kernel metadata into the bundle, then LLVM IR (optimised as asked).
   bool translate(mlir::TimingScope &timing);
   /// PTX from LLVM's NVPTX back end into the bundle.

@@ -14,13 +14,17 @@
 #include "mlir/Transforms/Passes.h"
 
 void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm,
-                                    bool verifyConversion, bool checkProtocol) {
+                                    bool verifyConversion, bool checkProtocol,
+                                    bool debugHangs) {
   using namespace mlir;
   // The tile passes work on one kernel at a time.
   OpPassManager &kernelPM = pm.nest<tile::KernelOp>();
   kernelPM.addPass(tile::createTileVerifyScopes());
   if (checkProtocol)
     kernelPM.addPass(tile::createTileCheckProtocol());
+  // Before the roles become branches: it names each wait's role.
+  if (debugHangs)
+    kernelPM.addPass(tile::createTileDebugHangs());
   kernelPM.addPass(tile::createTileWarpSpecialize());
   kernelPM.addPass(tile::createTileAllocateSharedMemory());
   kernelPM.addPass(tile::createTileAssignNamedBarriers());
@@ -38,6 +42,16 @@ void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+void tilec::buildTilePicturePipeline(mlir::OpPassManager &pm,
+                                     bool checkProtocol) {
+  using namespace mlir;
+  OpPassManager &kernelPM = pm.nest<tile::KernelOp>();
+  kernelPM.addPass(tile::createTileVerifyScopes());
+  if (checkProtocol)
+    kernelPM.addPass(tile::createTileCheckProtocol());
+  kernelPM.addPass(tile::createTileAllocateSharedMemory());
 }
 
 mlir::LogicalResult tilec::verifyAsInternalError(mlir::Operation *module) {

@@ -12,10 +12,20 @@ namespace tilec {
 /// NVVM's inline-PTX ops). With `verifyConversion` false the conversion does
 /// not verify its result: the caller verifies once after the pipeline (as
 /// tilec does, with verifyAsInternalError). With `checkProtocol` false the
-/// barrier-protocol check (tile-check-protocol) is left out.
+/// barrier-protocol check (tile-check-protocol) is left out. With
+/// `debugHangs` every barrier wait becomes a bounded spin that reports a
+/// hang and traps (tile-debug-hangs, tilec --debug-hangs).
 void buildTileToLLVMPipeline(mlir::OpPassManager &pm,
                              bool verifyConversion = true,
-                             bool checkProtocol = true);
+                             bool checkProtocol = true,
+                             bool debugHangs = false);
+
+/// The passes whose facts tilec --emit=svg draws: the scope check, the
+/// protocol check (unless `checkProtocol` is false) and tile-allocate-smem,
+/// which places every declaration without regard to warp specialisation, so
+/// its offsets are the build's; the roles stay roles.
+void buildTilePicturePipeline(mlir::OpPassManager &pm,
+                              bool checkProtocol = true);
 
 /// Verifies `module` after the tile pipeline. The kernel was verified when
 /// it was parsed, so an error here is the compiler's: it is reported as an

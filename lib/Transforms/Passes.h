@@ -15,6 +15,11 @@ namespace mlir::tile {
 #define GEN_PASS_REGISTRATION
 #include "lib/Transforms/Passes.h.inc"
 
+/// The registers each thread starts with when the kernel declares its thread
+/// count and one CTA per SM: 64K registers shared, rounded down to 8 (the
+/// base from which tile-warp-specialize's setmaxnreg decreases or increases).
+int64_t startingRegisters(int64_t threads);
+
 /// The role enclosing `op`, or null at the kernel's top level.
 RoleOp getEnclosingRole(Operation *op);
 

@@ -65,6 +65,37 @@ def TileCheckProtocol : Pass<"tile-check-protocol", "::mlir::tile::KernelOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TileDebugHangs : Pass<"tile-debug-hangs", "::mlir::tile::KernelOp"> {
+  let summary = "Mark every barrier wait to report a hang instead of spinning forever";
+  let description = [{
+    `tilec --debug-hangs` runs this pass before tile-warp-specialize, while
+    the roles still exist. It puts on each `tile.barrier.wait` the name of
+    its enclosing role (`kernel` outside any role) and the name its barrier
+    was declared with in the spec (`barrierN`, in declaration order, when
+    the input has none). tile-convert-to-nvvm lowers a wait carrying these
+    as a bounded spin on `mbarrier.try_wait.parity`: after 2^32 ns (about
+    4.3 s) of `%globaltimer` without the phase completing, the lowest
+    waiting lane of each warp prints kernel, CTA, thread, role, barrier,
+    stage and phase with vprintf, and the thread executes `trap`. The
+    kernels of such a build call vprintf, so ptxas ignores their setmaxnreg
+    and serialises their wgmma: they are for diagnosis, not speed.
+
+    Before:
+    ```mlir
+    tile.role "consumer" warpgroups [0] {
+      tile.barrier.wait %full[%s], %p : !tile.barrier<tma, 4>
+    }
+    ```
+    After:
+    ```mlir
+    tile.role "consumer" warpgroups [0] {
+      tile.barrier.wait %full[%s], %p {debug_barrier = "full", debug_role = "consumer"} : !tile.barrier<tma, 4>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::tile::KernelOp"> {
   let summary = "Turn roles into branches on the warpgroup and warp id";
   let description = [{

@@ -18,6 +18,11 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
+int64_t mlir::tile::startingRegisters(int64_t threads) {
+  int64_t regs = (65536 / threads) / 8 * 8;
+  return std::min<int64_t>(regs, 255 / 8 * 8);
+}
+
 namespace {
 
 Value constI32(OpBuilder &b, Location loc, int64_t v) {
@@ -84,13 +89,6 @@ void predicateArrives(SingleThreadOp op, Value cond) {
     if (auto arrive = dyn_cast<BarrierArriveOp>(inner))
       arrive.getPredMutable().assign(cond);
   }
-}
-
-/// The registers each thread starts with when the kernel declares its thread
-/// count and one CTA per SM: 64K registers shared, rounded down to 8.
-int64_t defaultRegisters(int64_t threads) {
-  int64_t regs = (65536 / threads) / 8 * 8;
-  return std::min<int64_t>(regs, 255 / 8 * 8);
 }
 
 struct WarpSpecializePass
@@ -272,7 +270,7 @@ struct WarpSpecializePass
     });
 
     // Registers: the budgets of all warpgroups must fit the register file.
-    int64_t startRegs = defaultRegisters(kernel.getNumThreads());
+    int64_t startRegs = startingRegisters(kernel.getNumThreads());
     int64_t total = 0;
     for (int64_t wg = 0; wg < numWarpgroups; ++wg) {
       auto it = budgetOwner.find(wg);

@@ -117,7 +117,8 @@ class _Request(ctypes.Structure):
                 ("defines", ctypes.POINTER(ctypes.c_char_p)),
                 ("num_defines", ctypes.c_size_t), ("target", ctypes.c_char_p),
                 ("opt_level", ctypes.c_int32),
-                ("allow_slow_kernels", ctypes.c_int32)]
+                ("allow_slow_kernels", ctypes.c_int32),
+                ("debug_hangs", ctypes.c_int32)]
 
 
 class _Result(ctypes.Structure):

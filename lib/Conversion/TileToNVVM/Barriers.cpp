@@ -97,11 +97,161 @@ LogicalResult lowerArrive(BarrierArriveOp op, BarrierArriveOp::Adaptor adaptor,
   return success();
 }
 
+/// How long a --debug-hangs wait spins before it reports: 2^32 ns of
+/// %globaltimer (about 4.3 s). A healthy wait takes microseconds (a stage's
+/// copy or MMA) to milliseconds (a producer waiting out an epilogue); the
+/// margin covers a GPU shared with other work. Time rather than a count of
+/// try_wait attempts, because each attempt may suspend for up to its hint.
+constexpr uint64_t kHangTimeoutNs = uint64_t(1) << 32;
+
+/// `text` with `%` doubled, so that printf prints it as it is.
+std::string escapePercent(StringRef text) {
+  std::string out;
+  for (char c : text) {
+    out += c;
+    if (c == '%')
+      out += '%';
+  }
+  return out;
+}
+
+/// The address of a NUL-terminated string constant of the module, created
+/// once per distinct text.
+Value stringConstant(OpBuilder &b, Location loc, Operation *from,
+                     StringRef text) {
+  auto module = from->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = b.getContext();
+  std::string value = text.str();
+  value.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), value.size());
+  std::string name;
+  for (unsigned i = 0;; ++i) {
+    name = "__tile_hang_format_" + std::to_string(i);
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing)
+      break;
+    if (auto v = dyn_cast_or_null<StringAttr>(existing.getValueOrNull());
+        v && v.getValue() == value)
+      return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
+                                       name);
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, name,
+                           b.getStringAttr(value), /*alignment=*/1);
+  }
+  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
+                                   name);
+}
+
+/// vprintf(format, args): the CUDA device printf that NVPTX calls.
+void callVprintf(OpBuilder &b, Location loc, Operation *from, Value format,
+                 ValueRange args) {
+  auto module = from->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = b.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto i32 = b.getI32Type();
+  auto fnType = LLVM::LLVMFunctionType::get(i32, {ptr, ptr});
+  if (!module.lookupSymbol("vprintf")) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::LLVMFuncOp::create(b, loc, "vprintf", fnType);
+  }
+  // The arguments as vprintf reads them: a packed buffer of 32-bit values.
+  // The buffer is a per-thread alloca; ConvertToNVVMPass moves it to the
+  // function's entry block afterwards (a static stack slot).
+  SmallVector<Type> fields(args.size(), i32);
+  auto bufferType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(), 1);
+  auto buffer = LLVM::AllocaOp::create(b, loc, ptr, bufferType, one,
+                                       /*alignment=*/4);
+  buffer->setAttr(kHangBufferAttr, UnitAttr::get(ctx));
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    Value field =
+        LLVM::GEPOp::create(b, loc, ptr, bufferType, buffer,
+                            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+    LLVM::StoreOp::create(b, loc, arg, field);
+  }
+  LLVM::CallOp::create(b, loc, fnType, "vprintf", ValueRange{format, buffer});
+}
+
+/// tilec --debug-hangs: a bounded spin on try_wait.parity; on time-out the
+/// lowest waiting lane of each warp prints where the thread hangs, and the
+/// thread traps.
+void lowerBoundedWait(BarrierWaitOp op, Value bar, Value stage, Value phase,
+                      ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  std::string spin =
+      "{\n.reg .pred p;\n.reg .pred q;\n.reg .u64 t0;\n.reg .u64 t;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2, 10000000;\n"
+      "@p bra DONE;\n"
+      "mov.u64 t0, %globaltimer;\n"
+      "WAIT:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2, 10000000;\n"
+      "@p bra DONE;\n"
+      "mov.u64 t, %globaltimer;\n"
+      "sub.u64 t, t, t0;\n"
+      "setp.lt.u64 q, t, " +
+      std::to_string(kHangTimeoutNs) +
+      ";\n"
+      "@q bra WAIT;\n"
+      "DONE:\n"
+      "selp.u32 $0, 1, 0, p;\n}";
+  Value done = inlinePtx(b, loc, b.getI32Type(),
+                         {sharedAddress(b, loc, bar), phase}, spin, "=r,r,r")
+                   .front();
+  Value timedOut = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, done,
+                                         i32Const(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, timedOut, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  // The active lanes below this one: none for the warp's lowest waiting lane.
+  Value below = inlinePtx(b, loc, b.getI32Type(), {},
+                          "{\n.reg .b32 m;\n.reg .b32 lt;\n"
+                          "activemask.b32 m;\nmov.u32 lt, %lanemask_lt;\n"
+                          "and.b32 $0, m, lt;\n}",
+                          "=r")
+                    .front();
+  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, below,
+                                       i32Const(b, loc, 0));
+  auto print = scf::IfOp::create(b, loc, leader, false);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(print.thenBlock());
+    StringRef kernel = "?";
+    if (auto fn = op->getParentOfType<FunctionOpInterface>())
+      kernel = fn.getName();
+    std::string format =
+        "tilec --debug-hangs: kernel '" + escapePercent(kernel) +
+        "' CTA (%u,%u,%u) thread %u: role '" +
+        escapePercent(op.getDebugRole().value_or("kernel")) +
+        "' waits on barrier '" + escapePercent(*op.getDebugBarrier()) +
+        "' stage %u phase %u for more than 4.3 s (2^32 ns); trapping\n";
+    Type i32 = b.getI32Type();
+    SmallVector<Value> args = {NVVM::BlockIdXOp::create(b, loc, i32),
+                               NVVM::BlockIdYOp::create(b, loc, i32),
+                               NVVM::BlockIdZOp::create(b, loc, i32),
+                               threadIdx(b, loc),
+                               stage,
+                               phase};
+    callVprintf(b, loc, op, stringConstant(b, loc, op, format), args);
+  }
+  LLVM::Trap::create(b, loc);
+}
+
 LogicalResult lowerWait(BarrierWaitOp op, BarrierWaitOp::Adaptor adaptor,
                         ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   Value bar =
       barrierAt(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex());
+  if (op.getDebugBarrier()) {
+    lowerBoundedWait(op, bar, adaptor.getIndex(), adaptor.getPhase(), rewriter);
+    rewriter.eraseOp(op);
+    return success();
+  }
   // try_wait suspends up to this many ns per attempt (CUTLASS's value).
   NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, bar, adaptor.getPhase(),
                                         i32Const(rewriter, loc, 0x989680));

@@ -112,6 +112,9 @@ struct OpLowering : ConvertOpToLLVMPattern<Op> {
 };
 
 constexpr StringLiteral kSmemSymbol = "__tile_smem";
+/// Marks the allocas of --debug-hangs reports, which ConvertToNVVMPass moves
+/// to their function's entry block.
+constexpr StringLiteral kHangBufferAttr = "tile.hang_report_buffer";
 constexpr unsigned kGlobalSpace = 1;
 constexpr unsigned kSharedSpace = 3;
 constexpr unsigned kTensorSpace = 6;

@@ -138,6 +138,23 @@ struct ConvertToNVVMPass
       return signalPassFailure();
     }
 
+    // The --debug-hangs report buffers become static stack slots: allocas
+    // in the entry block (with their size constant), not dynamic ones.
+    module.walk([](LLVM::AllocaOp alloca) {
+      if (!alloca->hasAttr(kHangBufferAttr))
+        return;
+      alloca->removeAttr(kHangBufferAttr);
+      auto fn = alloca->getParentOfType<LLVM::LLVMFuncOp>();
+      if (!fn || fn.getBody().empty())
+        return;
+      Block &entry = fn.getBody().front();
+      Operation *size = alloca.getArraySize().getDefiningOp();
+      if (size && size->hasOneUse())
+        size->moveBefore(&entry, entry.begin());
+      if (!size || size->getBlock() == &entry)
+        alloca->moveAfter(size ? size : &entry.front());
+    });
+
     // The placeholders for global tensors have no users left.
     module.walk([](UnrealizedConversionCastOp cast) {
       if (cast->hasAttr(kGlobalArgAttr) && cast->use_empty())

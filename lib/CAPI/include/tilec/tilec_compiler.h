@@ -32,7 +32,7 @@ extern "C" {
 
 /** Version of this API (major * 10000 + minor * 100 + patch). A struct gains
  *  fields only at its end and only with a new minor version. */
-#define TILEC_COMPILER_API_VERSION 200
+#define TILEC_COMPILER_API_VERSION 300
 
 typedef enum tilec_compiler_status {
   TILEC_COMPILER_OK = 0,
@@ -81,6 +81,11 @@ typedef struct tilec_compile_request {
   /** Nonzero: ptxas's slow-kernel warnings (setmaxnreg ignored, serialised
    *  wgmma) stay warnings, as tilec --allow-slow-kernels. */
   int32_t allow_slow_kernels;
+  /** Nonzero: a hang-diagnosis build, as tilec --debug-hangs (every mbarrier
+   *  wait reports a time-out with vprintf and traps; slow kernels, their
+   *  ptxas warnings stay warnings). Bundles built so say "--debug-hangs" in
+   *  their producer string; the kernel caches never build them. */
+  int32_t debug_hangs;
 } tilec_compile_request;
 
 /** What a compile gave. The library allocates the buffers; release them with
