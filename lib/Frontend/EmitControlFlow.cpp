@@ -522,23 +522,10 @@ void Emitter::emitSpecializeFor(const ForStmt &stmt, const CallExpr &iter) {
                               arith::ConstantIntOp::create(
                                   builder, l, builder.getI32Type(), cases[i]));
     auto ifOp = scf::IfOp::create(builder, l, types, cond, /*withElse=*/true);
-    auto emitBranch = [&](Block *block, llvm::function_ref<void()> body) {
-      eraseTerminator(block);
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToEnd(block);
-      ++kernel->scfDepth;
-      pushScope();
-      body();
-      SmallVector<Value> yields = yieldValues(carried, inits, stmt.getRange());
-      scf::YieldOp::create(builder, l, yields);
-      popScope();
-      --kernel->scfDepth;
-      for (auto [symbol, value] : llvm::zip(carried, saved))
-        if (!symbol->val.isError())
-          symbol->val = value;
-    };
-    emitBranch(ifOp.thenBlock(), [&] { emitCopy(Val::ofInt(cases[i])); });
-    emitBranch(ifOp.elseBlock(), [&] { emitCase(i + 1); });
+    emitIfBranch(ifOp.thenBlock(), carried, inits, saved, stmt.getRange(), l,
+                 [&] { emitCopy(Val::ofInt(cases[i])); });
+    emitIfBranch(ifOp.elseBlock(), carried, inits, saved, stmt.getRange(), l,
+                 [&] { emitCase(i + 1); });
     for (auto [symbol, result] : llvm::zip(carried, ifOp.getResults()))
       if (!symbol->val.isError())
         symbol->val = Val::of(result);
@@ -624,6 +611,25 @@ void Emitter::emitWhile(const WhileStmt &stmt) {
       symbol->val = Val::of(result);
 }
 
+void Emitter::emitIfBranch(Block *block, ArrayRef<Symbol *> carried,
+                           ValueRange inits, ArrayRef<Val> saved,
+                           llvm::SMRange range, Location l,
+                           llvm::function_ref<void()> body) {
+  eraseTerminator(block);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  ++kernel->scfDepth;
+  pushScope();
+  body();
+  SmallVector<Value> yields = yieldValues(carried, inits, range);
+  scf::YieldOp::create(builder, l, yields);
+  popScope();
+  --kernel->scfDepth;
+  for (auto [symbol, value] : llvm::zip(carried, saved))
+    if (!symbol->val.isError())
+      symbol->val = value;
+}
+
 void Emitter::emitIf(const IfStmt &stmt) {
   Val cond = eval(*stmt.cond);
   if (cond.isError()) {
@@ -670,25 +676,14 @@ void Emitter::emitIf(const IfStmt &stmt) {
   Location l = loc(stmt.getLoc());
   bool withElse = stmt.elseBlock || !types.empty();
   auto ifOp = scf::IfOp::create(builder, l, types, cond.value, withElse);
-  auto emitBranch = [&](Block *block, const ::tilec::frontend::Body *body) {
-    eraseTerminator(block);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToEnd(block);
-    ++kernel->scfDepth;
-    pushScope();
-    if (body)
-      emitStmts(*body);
-    SmallVector<Value> yields = yieldValues(carried, inits, stmt.getRange());
-    scf::YieldOp::create(builder, l, yields);
-    popScope();
-    --kernel->scfDepth;
-    for (auto [symbol, value] : llvm::zip(carried, saved))
-      if (!symbol->val.isError())
-        symbol->val = value;
-  };
-  emitBranch(ifOp.thenBlock(), &stmt.thenBlock);
+  emitIfBranch(ifOp.thenBlock(), carried, inits, saved, stmt.getRange(), l,
+               [&] { emitStmts(stmt.thenBlock); });
   if (withElse)
-    emitBranch(ifOp.elseBlock(), stmt.elseBlock.get());
+    emitIfBranch(ifOp.elseBlock(), carried, inits, saved, stmt.getRange(), l,
+                 [&] {
+                   if (stmt.elseBlock)
+                     emitStmts(*stmt.elseBlock);
+                 });
   for (auto [symbol, result] : llvm::zip(carried, ifOp.getResults()))
     if (!symbol->val.isError())
       symbol->val = Val::of(result);

@@ -534,6 +534,13 @@ private:
   llvm::SmallVector<mlir::Value> yieldValues(llvm::ArrayRef<Symbol *> carried,
                                              mlir::ValueRange fallback,
                                              llvm::SMRange range);
+  /// One branch of an scf.if that carries `carried`: `body` emitted into
+  /// `block` in its own scope, the carried values yielded, then the
+  /// symbols reset to `saved` (their values before the if).
+  void emitIfBranch(mlir::Block *block, llvm::ArrayRef<Symbol *> carried,
+                    mlir::ValueRange inits, llvm::ArrayRef<Val> saved,
+                    llvm::SMRange range, mlir::Location l,
+                    llvm::function_ref<void()> body);
 
   //===--------------------------------------------------------------------===//
   // EmitDecls.cpp: smem / tmem / barrier declarations, const, let, assignment
