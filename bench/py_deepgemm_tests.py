@@ -11,7 +11,8 @@ run time by aliasing the modules deep_gemm, deep_gemm.testing and
 deep_gemm.utils to tilec's before the test files are imported.
 
     python3 bench/py_deepgemm_tests.py --tarball ../shared/anchors/deepgemm-src.tgz \\
-        [--tests bf16,fp8] [--functions test_gemm,test_m_grouped_gemm_contiguous,...]
+        [--tests bf16,fp8,attention] [--functions test_gemm,test_m_grouped_gemm_contiguous,
+        test_mqa_logits,...]
         [--all-cases] [--log out/deepgemm-tests.log]
 
 By default each DeepGEMM case that tilec cannot run (what raises
@@ -206,7 +207,9 @@ def main():
           f"{torch.cuda.get_device_name(0)}", flush=True)
     torch.manual_seed(0)
     tests = {"bf16": ("test_bf16", torch.bfloat16),
-             "fp8": ("test_fp8_fp4", torch.float8_e4m3fn)}
+             "fp8": ("test_fp8_fp4", torch.float8_e4m3fn),
+             # test_mqa_logits (DG_MQA_NUM_CASES=n samples n of its cases)
+             "attention": ("test_attention", None)}
     results = [run_test(folder, *tests[name], args.all_cases, function)
                for name in args.tests.split(",")
                for function in args.functions.split(",")]

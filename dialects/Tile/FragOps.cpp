@@ -137,6 +137,34 @@ LogicalResult FragReduceOp::verify() {
   return verifySettled(*this, getSource());
 }
 
+LogicalResult FragSliceOp::verify() {
+  auto source = cast<FragType>(getSource().getType());
+  auto result = cast<FragType>(getType());
+  ArrayRef<int64_t> shape = source.getShape();
+  int64_t col = getCol(), width = result.getShape()[1];
+  if (result.getShape()[0] != shape[0] ||
+      result.getLayout() != source.getLayout() ||
+      result.getBroadcast() != source.getBroadcast() ||
+      result.getElementType() != source.getElementType())
+    return emitOpError("result must keep the source's rows, layout, "
+                       "broadcast and element type (")
+           << source << "), got " << result;
+  if (col < 0 || col + width > shape[1])
+    return emitOpError("columns [")
+           << col << ", " << col + width << ") are outside the source's "
+           << shape[1] << " columns";
+  if (tilec::fragmentColumnSlice(
+          source.getSupportShape(), source.getSupportBroadcast(),
+          static_cast<uint32_t>(col), static_cast<uint32_t>(width))
+          .empty())
+    return emitOpError("columns [")
+           << col << ", " << col + width << ") of a "
+           << stringifyFragLayout(source.getLayout())
+           << " fragment are not whole register groups of every thread "
+              "(wgmma_acc slices start and end on a multiple of 8)";
+  return verifySettled(*this, getSource());
+}
+
 /// The conversions tile.frag.cast lowers: among f32, f16 and bf16, and from
 /// f32 to the fp8 types (what an epilogue writes).
 static bool isSupportedCast(Type from, Type to) {

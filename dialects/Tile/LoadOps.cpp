@@ -185,6 +185,17 @@ LogicalResult FragStoreGlobalOp::verify() {
     return emitOpError("fragment element type ")
            << frag.getElementType() << " differs from the tensor's "
            << global.getElementType();
+  if (getLines()) {
+    if (!frag.isBroadcast())
+      return emitOpError("lines writes a rows or cols fragment's values "
+                         "along the last dimension, got ")
+             << frag;
+    if (failed(verifyVectorWidth(*this, getVector(), frag)) ||
+        failed(verifyAccessIndices(*this, "destination", global, getIndices(),
+                                   fragmentExtents(global, frag))))
+      return failure();
+    return verifySettled(*this, getValue());
+  }
   if (global.getRank() < 2)
     return emitOpError("destination must have rank 2 or more (the tile's "
                        "rows and columns), got ")

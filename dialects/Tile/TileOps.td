@@ -708,6 +708,24 @@ def Tile_FragReduceOp : Tile_Op<"frag.reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_FragSliceOp : Tile_Op<"frag.slice", [Pure]> {
+  let summary = "the columns [col, col + width) of a fragment, as a fragment";
+  let description = [{
+    Takes the registers that hold the columns `col` to `col` plus the
+    result's width of every row: no data moves. The result keeps the
+    source's rows, layout, broadcast and element type. In `wgmma_acc` each
+    thread holds column pairs of 8-column groups, so the slice starts and
+    ends on a multiple of 8; `row_per_thread` slices at any column.
+    `%q = tile.frag.slice %acc cols 64 : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc>`
+  }];
+  let arguments = (ins Tile_AnyFrag:$source, I64Attr:$col);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = [{
+    $source `cols` $col attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_FragStoreOp : Tile_Op<"frag.store"> {
   let summary = "each thread stores its fragment elements into a shared tile";
   let description = [{
@@ -900,13 +918,19 @@ def Tile_FragStoreGlobalOp : Tile_Op<"frag.store_global"> {
     first column. Elements outside the tensor are not written (partial
     tiles). `vector` (set by tile-dispatch) is the number of consecutive
     columns one store writes: bf16 pairs as 32-bit stores. A broadcast
-    fragment writes the full tile it stands for.
+    fragment writes the full tile it stands for; with `lines` it writes
+    instead its one value per row (`rows`) or per column (`cols`) along the
+    tensor's last dimension from the last index on, the inverse of
+    tile.frag.load of a broadcast fragment (one logit per row of a tile),
+    each value by one of the threads that hold it.
     `tile.frag.store_global %out, %D[%m, %n] : !tile.frag<64x256xbf16, wgmma_acc>, !tile.global<?x?xbf16>`
+    `tile.frag.store_global %v, %L[%q, %kv] {lines} : !tile.frag<64x64xf32, wgmma_acc, rows>, !tile.global<?x?xf32>`
   }];
   let arguments = (ins Tile_AnyFrag:$value,
                        Arg<Tile_AnyGlobal, "", [MemWrite]>:$dst,
                        Variadic<I32>:$indices,
-                       OptionalAttr<I64Attr>:$vector);
+                       OptionalAttr<I64Attr>:$vector,
+                       UnitAttr:$lines);
   let assemblyFormat =
       "$value `,` $dst `[` $indices `]` attr-dict `:` type($value) `,` type($dst)";
   let extraClassDeclaration = [{

@@ -460,7 +460,8 @@ Val Emitter::emitGemmWait(const CallExpr &call) {
 
 Val Emitter::emitStore(const CallExpr &call) {
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, "store", {{"dst", true}, {"value", true}}, args))
+  if (!bindArgs(call, "store",
+                {{"dst", true}, {"value", true}, {"broadcast", false}}, args))
     return Val::error();
   std::optional<BufferRef> dst = evalBufferRef(*args[0], "the destination "
                                                          "of store");
@@ -478,7 +479,14 @@ Val Emitter::emitStore(const CallExpr &call) {
     return Val::error();
   }
   if (dst->base.getValueType<tile::GlobalType>())
-    return storeGlobal(call, *dst, value);
+    return storeGlobal(call, *dst, value, args[2]);
+  if (args[2]) {
+    error(args[2]->getRange(), "broadcast = ... writes a fragment's values "
+                               "along a global tensor's last dimension; "
+                               "'" +
+                                   dst->name() + "' is shared memory");
+    return Val::error();
+  }
   SmallVector<Value> indices;
   std::optional<int64_t> rows;
   if (!smemTileIndices(*dst, /*withRow=*/true, "store", indices, &rows))

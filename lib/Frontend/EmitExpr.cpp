@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace tilec::frontend;
 using namespace mlir;
 
@@ -64,6 +66,8 @@ Val Emitter::eval(const Expr &expr) {
     if (base.getValueType<tile::GlobalType>() ||
         base.getValueType<tile::SmemType>())
       return emitIndexLoad(index);
+    if (base.getValueType<tile::FragType>())
+      return emitFragSlice(index, base);
     if (base.isDType())
       error(expr.getRange(), "a shaped type like '" +
                                  tile::getElementTypeName(base.type) +
@@ -116,6 +120,9 @@ Val Emitter::evalName(const NameExpr &expr) {
   }
   if (Type type = lookupDType(expr.name))
     return Val::dtype(type);
+  // f32 infinity: `-inf` marks masked logits, as torch's float('-inf').
+  if (expr.name == "inf")
+    return Val::ofFloat(std::numeric_limits<double>::infinity());
   std::vector<llvm::StringRef> names = visibleNames();
   llvm::StringRef close = closestName(expr.name, names);
   if (!close.empty())

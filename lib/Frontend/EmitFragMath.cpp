@@ -287,6 +287,46 @@ Val Emitter::fragReduce(tile::FragReduceKind kind, const CallExpr &call,
                                             kind, source.value, *along));
 }
 
+Val Emitter::emitFragSlice(const IndexExpr &expr, const Val &frag) {
+  auto type = frag.getValueType<tile::FragType>();
+  auto *rows = expr.items.size() == 2
+                   ? llvm::dyn_cast<SliceExpr>(expr.items[0].get())
+                   : nullptr;
+  auto *cols = expr.items.size() == 2
+                   ? llvm::dyn_cast<SliceExpr>(expr.items[1].get())
+                   : nullptr;
+  if (!rows || rows->start || rows->stop || !cols || !cols->start ||
+      !cols->stop) {
+    error(expr.getRange(), "a fragment is sliced by columns, as in "
+                           "'acc[:, 64 : 128]' (every row, constant column "
+                           "bounds)");
+    return Val::error();
+  }
+  std::optional<int64_t> start =
+      evalConstUnsigned(*cols->start, "the first column of a slice");
+  std::optional<int64_t> stop =
+      evalConstUnsigned(*cols->stop, "the end column of a slice");
+  if (!start || !stop)
+    return Val::error();
+  int64_t width = *stop - *start;
+  if (width <= 0 || *stop > type.getShape()[1]) {
+    error(cols->getRange(), "columns " + llvm::Twine(*start) + " to " +
+                                llvm::Twine(*stop) +
+                                " are not a range inside the fragment's " +
+                                llvm::Twine(type.getShape()[1]) + " columns");
+    return Val::error();
+  }
+  Location l = loc(expr.getRange().Start);
+  auto result = tile::FragType::getChecked(
+      [&] { return emitError(l); }, &context, {type.getShape()[0], width},
+      type.getElementType(), type.getLayout(), type.getBroadcast());
+  if (!result)
+    return Val::error();
+  // The verifier checks that the columns are whole register groups.
+  return Val::of(
+      tile::FragSliceOp::create(builder, l, result, frag.value, *start));
+}
+
 Val Emitter::emitSum(const CallExpr &call) {
   SmallVector<const Expr *> args;
   if (!bindArgs(call, "sum", {{"x", true}, {"axis", true}}, args))

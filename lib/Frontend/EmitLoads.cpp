@@ -272,9 +272,40 @@ Val Emitter::emitLoad(const CallExpr &call) {
 }
 
 Val Emitter::storeGlobal(const CallExpr &call, const BufferRef &dst,
-                         const Val &value) {
+                         const Val &value, const Expr *broadcast) {
   auto frag = cast<tile::FragType>(value.type);
   auto global = dst.base.getValueType<tile::GlobalType>();
+  if (broadcast) {
+    // The inverse of load(..., broadcast = ...): one value per row (column)
+    // along the last dimension.
+    std::optional<unsigned> choice =
+        evalChoice(*broadcast, "broadcast", kLoadBroadcasts);
+    if (!choice)
+      return Val::error();
+    auto lines = static_cast<tile::FragBroadcast>(*choice + 1);
+    if (frag.getBroadcast() != lines) {
+      error(broadcast->getRange(),
+            "broadcast = " + kLoadBroadcasts[*choice] + " writes a " +
+                kLoadBroadcasts[*choice] +
+                (lines == tile::FragBroadcast::rows
+                     ? " fragment (one value per row, as sum(x, axis = 1) "
+                       "gives), got "
+                     : " fragment (one value per column), got ") +
+                describeVal(value));
+      return Val::error();
+    }
+    bool rows = lines == tile::FragBroadcast::rows;
+    SmallVector<int64_t, 1> extents = {frag.getShape()[rows ? 0 : 1]};
+    SmallVector<llvm::StringRef, 1> what = {rows ? "rows" : "columns"};
+    SmallVector<Value> indices;
+    if (!tileStarts(dst, extents, what, indices))
+      return Val::error();
+    auto op = tile::FragStoreGlobalOp::create(
+        builder, loc(call.getLoc()), value.value, dst.base.value, indices,
+        /*vector=*/nullptr);
+    op.setLines(true);
+    return Val::error();
+  }
   if (global.getRank() < 2) {
     error(dst.getRange(),
           "store writes a 2-D tile, but '" + dst.name() + "' has rank 1");

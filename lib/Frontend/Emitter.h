@@ -436,6 +436,8 @@ public:
   /// `grp[mb]` as a value: a scalar load from a global tensor or a shared
   /// buffer.
   Val emitIndexLoad(const IndexExpr &expr);
+  /// `frag[:, a : b]`: the columns [a, b) of a fragment (constants).
+  Val emitFragSlice(const IndexExpr &expr, const Val &frag);
   /// One element of `ref` (every index a scalar), reading `other` past the
   /// edge of a global tensor.
   Val loadScalar(const BufferRef &ref, const Expr *other, llvm::SMLoc at);
@@ -459,7 +461,8 @@ public:
   bool vectorTileIndices(const BufferRef &ref,
                          llvm::SmallVectorImpl<mlir::Value> &indices);
   /// `store(D[m, n], frag)` into a global tensor.
-  Val storeGlobal(const CallExpr &call, const BufferRef &dst, const Val &value);
+  Val storeGlobal(const CallExpr &call, const BufferRef &dst, const Val &value,
+                  const Expr *broadcast);
 
   //===--------------------------------------------------------------------===//
   // Builtins.cpp: calls of builtins

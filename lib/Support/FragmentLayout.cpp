@@ -133,12 +133,50 @@ LineSharing fragmentLineSharing(const FragmentShape &S,
   for (uint32_t Bit = 1; Bit < kWarpgroupThreads; Bit <<= 1) {
     if (linesOf(S, Lines, Bit) != Own)
       continue;
+    Sharing.ThreadBits |= Bit;
     if (Bit < kWarpThreads)
       Sharing.LaneMasks.push_back(Bit);
     else
       Sharing.AcrossWarps = true;
   }
   return Sharing;
+}
+
+std::vector<uint32_t> fragmentColumnSlice(const FragmentShape &S,
+                                          FragmentBroadcast B, uint32_t Col,
+                                          uint32_t Width) {
+  if (Width == 0 || Col + Width > S.Cols)
+    return {};
+  FragmentShape Slice{S.Layout, S.Rows, Width};
+  // Each register's element in a thread's view: a full register's (row,
+  // column), a broadcast one's line. The slice's columns are shifted by Col.
+  auto Element = [&](const FragmentShape &Shape, uint32_t Shift, uint32_t T,
+                     uint32_t Reg) {
+    if (B == FragmentBroadcast::None) {
+      TileCoord C = fragmentCoord(Shape, T, Reg);
+      return TileCoord{C.Row, C.Col + Shift};
+    }
+    uint32_t Line = fragmentBroadcastLine(Shape, B, T, Reg);
+    return B == FragmentBroadcast::Cols ? TileCoord{0, Line + Shift}
+                                        : TileCoord{Line, 0};
+  };
+  uint32_t SliceRegs = fragmentRegs(Slice, B);
+  uint32_t WholeRegs = fragmentRegs(S, B);
+  std::vector<uint32_t> Map(SliceRegs);
+  for (uint32_t T = 0; T < kWarpgroupThreads; ++T)
+    for (uint32_t Reg = 0; Reg < SliceRegs; ++Reg) {
+      TileCoord Want = Element(Slice, Col, T, Reg);
+      uint32_t Found = WholeRegs;
+      for (uint32_t W = 0; W < WholeRegs && Found == WholeRegs; ++W) {
+        TileCoord Have = Element(S, 0, T, W);
+        if (Have.Row == Want.Row && Have.Col == Want.Col)
+          Found = W;
+      }
+      if (Found == WholeRegs || (T != 0 && Map[Reg] != Found))
+        return {};
+      Map[Reg] = Found;
+    }
+  return Map;
 }
 
 } // namespace tilec

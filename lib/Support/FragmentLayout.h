@@ -105,9 +105,22 @@ uint32_t fragmentAccessWidth(const FragmentShape &S, FragmentBroadcast B,
 struct LineSharing {
   std::vector<uint32_t> LaneMasks;
   bool AcrossWarps = false;
+  /// Every thread-index bit (lanes and warps) whose flip keeps the lines:
+  /// the threads with none of these bits set hold each line once.
+  uint32_t ThreadBits = 0;
 };
 LineSharing fragmentLineSharing(const FragmentShape &S,
                                 FragmentBroadcast Lines);
+
+/// For each register (slot) of the columns [\p Col, \p Col + \p Width) of
+/// a fragment of shape \p S and broadcast \p B, the register of the whole
+/// fragment that holds the same element, for every thread; empty when some
+/// thread holds the slice's elements in other places (a slice that cuts an
+/// 8-column group of wgmma_acc). Why: a column slice of a fragment is then
+/// a choice of registers, with no data movement.
+std::vector<uint32_t> fragmentColumnSlice(const FragmentShape &S,
+                                          FragmentBroadcast B, uint32_t Col,
+                                          uint32_t Width);
 
 } // namespace tilec
 

@@ -177,10 +177,12 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
             vectorWidth(cast<FragType>(load.getType()),
                         load.getSource().getType(), load.getIndices().back())));
       } else if (auto store = dyn_cast<FragStoreGlobalOp>(op)) {
-        auto full = cast<FragType>(store.getValue().getType())
-                        .withBroadcast(FragBroadcast::none);
+        // A lines store moves the broadcast values, any other the full tile.
+        auto frag = cast<FragType>(store.getValue().getType());
+        if (!store.getLines())
+          frag = frag.withBroadcast(FragBroadcast::none);
         store.setVectorAttr(b.getI64IntegerAttr(vectorWidth(
-            full, store.getDst().getType(), store.getIndices().back())));
+            frag, store.getDst().getType(), store.getIndices().back())));
       }
     });
   }

@@ -65,6 +65,8 @@ _CANDIDATES = {
                                 "m_grouped_bf16_gemm_nt")],
     "m_grouped_fp8_gemm_1d2d": [("lib/Kernels/m_grouped_fp8_gemm_1d2d.tile",
                                  "m_grouped_fp8_gemm_1d2d")],
+    # DeepGEMM's fp8_mqa_logits: its params are the problem's (_mqa.py).
+    "mqa_logits": [("lib/Kernels/mqa_logits.tile", "mqa_logits")],
 }
 
 

@@ -1566,3 +1566,36 @@ func.func @unroll_not_a_loop() {
   %c0 = arith.constant {tile.unroll = 2 : i64} 0 : index
   return
 }
+
+// -----
+
+tile.kernel @frag_slice_cut(%x: f32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.slice' op columns [4, 12) of a wgmma_acc fragment are not whole register groups of every thread (wgmma_acc slices start and end on a multiple of 8)}}
+  %s = tile.frag.slice %z cols 4 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x8xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @frag_slice_outside(%x: f32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.slice' op columns [32, 96) are outside the source's 64 columns}}
+  %s = tile.frag.slice %z cols 32 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @frag_slice_type(%x: f32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.slice' op result must keep the source's rows, layout, broadcast and element type ('!tile.frag<64x64xf32, wgmma_acc>'), got '!tile.frag<64x32xf32, wgmma_acc, rows>'}}
+  %s = tile.frag.slice %z cols 0 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x32xf32, wgmma_acc, rows>
+}
+
+// -----
+
+tile.kernel @store_global_lines_full(%D: !tile.global<?x?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.store_global' op lines writes a rows or cols fragment's values along the last dimension, got '!tile.frag<64x64xf32, wgmma_acc>'}}
+  tile.frag.store_global %z, %D[%c0, %c0] {lines} : !tile.frag<64x64xf32, wgmma_acc>, !tile.global<?x?xf32>
+}

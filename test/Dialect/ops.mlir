@@ -243,6 +243,10 @@ tile.kernel @fragment_math(%alpha: f32) attributes {target = #tile.target<sm_90a
   // CHECK: tile.frag.reduce sum %{{.*}} axis 1 : !tile.frag<128x32xf32, row_per_thread> -> !tile.frag<128x32xf32, row_per_thread, rows>
   %t = tile.frag.zero : !tile.frag<128x32xf32, row_per_thread>
   %tsum = tile.frag.reduce sum %t axis 1 : !tile.frag<128x32xf32, row_per_thread> -> !tile.frag<128x32xf32, row_per_thread, rows>
+  // CHECK: tile.frag.slice %{{.*}} cols 64 : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc>
+  %half = tile.frag.slice %y cols 64 : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc>
+  // CHECK: tile.frag.slice %{{.*}} cols 8 : !tile.frag<64x128xf32, wgmma_acc, cols> -> !tile.frag<64x16xf32, wgmma_acc, cols>
+  %bias16 = tile.frag.slice %bias cols 8 : !tile.frag<64x128xf32, wgmma_acc, cols> -> !tile.frag<64x16xf32, wgmma_acc, cols>
   // CHECK: tile.frag.cast %{{.*}} : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf8E4M3FN, wgmma_acc>
   %q = tile.frag.cast %c : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf8E4M3FN, wgmma_acc>
   // CHECK: tile.frag.cast %{{.*}} : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf8E5M2, wgmma_acc>
@@ -278,4 +282,7 @@ tile.kernel @loads(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xbf16>,
   %r = tile.frag.load %R[%c0, %c0] : !tile.global<?x?xbf16> -> !tile.frag<64x256xbf16, wgmma_acc>
   // CHECK: tile.frag.store_global %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {vector = 2 : i64} : !tile.frag<64x256xbf16, wgmma_acc>, !tile.global<?x?xbf16>
   tile.frag.store_global %r, %D[%c0, %c0] {vector = 2 : i64} : !tile.frag<64x256xbf16, wgmma_acc>, !tile.global<?x?xbf16>
+  // One value per row along the last dimension: the inverse of %sa's load.
+  // CHECK: tile.frag.store_global %{{.*}}, %{{.*}}[%{{.*}}] {lines} : !tile.frag<64x256xf32, wgmma_acc, rows>, !tile.global<?xf32>
+  tile.frag.store_global %sa, %bias[%c0] {lines} : !tile.frag<64x256xf32, wgmma_acc, rows>, !tile.global<?xf32>
 }

@@ -125,6 +125,23 @@ LogicalResult lowerFragCast(FragCastOp op, OneToNAdaptor<FragCastOp> adaptor,
   return success();
 }
 
+/// The slice's registers, picked from the source's (the verifier checked
+/// that every thread holds them in the same places).
+LogicalResult lowerFragSlice(FragSliceOp op, OneToNAdaptor<FragSliceOp> adaptor,
+                             ConversionPatternRewriter &rewriter) {
+  auto source = cast<FragType>(op.getSource().getType());
+  auto result = cast<FragType>(op.getType());
+  std::vector<uint32_t> regs = tilec::fragmentColumnSlice(
+      source.getSupportShape(), source.getSupportBroadcast(),
+      static_cast<uint32_t>(op.getCol()),
+      static_cast<uint32_t>(result.getShape()[1]));
+  SmallVector<Value> values;
+  for (uint32_t reg : regs)
+    values.push_back(adaptor.getSource()[reg]);
+  replaceWithFragment(rewriter, op, values);
+  return success();
+}
+
 /// Stores `values` (consecutive columns of one row) at shared byte `offset`
 /// as one vector store.
 void storeVector(OpBuilder &b, Location loc, Value tileBase, Value offset,
@@ -303,5 +320,6 @@ void mlir::tile::populateTileFragmentsToNVVMPatterns(
   patterns.add<OpLowering<FragZeroOp, lowerFragZero>,
                OpLowering<FragIndexOp, lowerFragIndex>,
                OpLowering<FragCastOp, lowerFragCast>,
+               OpLowering<FragSliceOp, lowerFragSlice>,
                OpLowering<FragStoreOp, lowerFragStore>>(converter);
 }

@@ -341,15 +341,34 @@ LogicalResult lowerFragStoreGlobal(FragStoreGlobalOp op,
                                   adaptor.getDst().front(), converter, b);
   if (failed(m))
     return failure();
-  // A broadcast fragment writes the full tile it stands for.
-  SmallVector<Value> values = alignToFragment(frag, adaptor.getValue(), full);
+  // A broadcast fragment writes the full tile it stands for, or with
+  // `lines` its own values along the last dimension, each by the threads
+  // that have none of the bits of the threads sharing its lines.
+  FragType written = op.getLines() ? frag : full;
+  SmallVector<Value> values =
+      op.getLines() ? SmallVector<Value>(adaptor.getValue().begin(),
+                                         adaptor.getValue().end())
+                    : alignToFragment(frag, adaptor.getValue(), full);
+  Value writer;
+  if (op.getLines()) {
+    uint32_t shared = tilec::fragmentLineSharing(frag.getSupportShape(),
+                                                 frag.getSupportBroadcast())
+                          .ThreadBits;
+    if (shared)
+      writer =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                arith::AndIOp::create(b, loc, threadIdx(b, loc),
+                                                      i32Const(b, loc, shared)),
+                                i32Const(b, loc, 0));
+  }
   SmallVector<Value> indices = operandGroup(op, adaptor.getOperands(), 2);
   int64_t width = op.getVectorWidth();
   for (const Access &access :
-       fragmentAccesses(b, loc, *m, full, indices, width)) {
+       fragmentAccesses(b, loc, *m, written, indices, width)) {
     // Only the elements inside the tensor are written.
-    auto guard = scf::IfOp::create(b, loc, access.inside,
-                                   /*withElseRegion=*/false);
+    auto guard =
+        scf::IfOp::create(b, loc, andValues(b, loc, access.inside, writer),
+                          /*withElseRegion=*/false);
     OpBuilder::InsertionGuard insertion(b);
     b.setInsertionPoint(guard.thenBlock()->getTerminator());
     Value value = values[access.reg];

@@ -26,7 +26,7 @@ the argument and the expected value, before any launch.
 
 import torch
 
-from .. import _gemm, _ops
+from .. import _gemm, _mqa, _ops
 from .. import _grouped as _grouped_impl
 from . import testing, utils
 from .utils import *  # noqa: F401,F403 (DeepGEMM re-exports its utils)
@@ -294,6 +294,34 @@ def cublaslt_gemm_tt(a, b, d, c=None):
 
 
 #===------------------------------------------------------------------------===#
+# MQA logits (DeepSeek's lightning indexer)
+#===------------------------------------------------------------------------===#
+
+
+def fp8_fp4_mqa_logits(q, kv, weights, cu_seq_len_k_start, cu_seq_len_k_end,
+                       clean_logits=True, max_seqlen_k=0,
+                       logits_dtype=torch.float32):
+    """logits[i, j] = sum_h weights[i, h] relu(q[i, h] . kv[j]) kv_sf[j] for
+    j in [cu_seq_len_k_start[i], cu_seq_len_k_end[i]): q = (e4m3 [SQ, H, D],
+    None), kv = (e4m3 [SKV, D], float32 [SKV]). Returns [SQ, SKV] (-inf
+    outside the windows with clean_logits) or, with max_seqlen_k > 0,
+    [SQ, max_seqlen_k] holding key j of query i at column j - start[i]."""
+    function = "fp8_fp4_mqa_logits"
+    q_fp, q_sf = _gemm._pair(function, "q", q)
+    return _mqa.mqa_logits(function, q_fp, q_sf, kv, weights,
+                           cu_seq_len_k_start, cu_seq_len_k_end, clean_logits,
+                           max_seqlen_k, logits_dtype)
+
+
+def fp8_mqa_logits(q, kv, weights, cu_seq_len_k_start, cu_seq_len_k_end,
+                   clean_logits=True, max_seqlen_k=0):
+    """DeepGEMM's older name: q e4m3 [SQ, H, D], float32 logits."""
+    return _mqa.mqa_logits("fp8_mqa_logits", q, None, kv, weights,
+                           cu_seq_len_k_start, cu_seq_len_k_end, clean_logits,
+                           max_seqlen_k, torch.float32)
+
+
+#===------------------------------------------------------------------------===#
 # What tilec does not have (yet)
 #===------------------------------------------------------------------------===#
 
@@ -301,8 +329,8 @@ _NOT_IMPLEMENTED = (
     "fp8_gemm_nt_skip_head_mid", "k_grouped_fp8_gemm_nt_contiguous",
     "k_grouped_fp8_gemm_tn_contiguous", "k_grouped_bf16_gemm_tn_contiguous",
     "einsum", "fp8_einsum",
-    "fp8_fp4_mqa_logits", "get_paged_mqa_logits_metadata",
-    "fp8_fp4_paged_mqa_logits", "fp8_mqa_logits", "fp8_paged_mqa_logits",
+    "get_paged_mqa_logits_metadata", "fp8_fp4_paged_mqa_logits",
+    "fp8_paged_mqa_logits",
     "tf32_hc_prenorm_gemm", "SymmBuffer", "get_symm_buffer_for_mega_moe",
     "transform_weights_for_mega_moe", "fp8_fp4_mega_moe", "bf16_mega_moe",
 )

@@ -108,10 +108,12 @@ TEST(FragmentLayoutTest, LineSharing) {
   LineSharing Rows = fragmentLineSharing(kAcc64x256, FragmentBroadcast::Rows);
   EXPECT_EQ(Rows.LaneMasks, (std::vector<uint32_t>{1, 2}));
   EXPECT_FALSE(Rows.AcrossWarps);
+  EXPECT_EQ(Rows.ThreadBits, 3u);
   // A column over 8 lanes of each of the 4 warps.
   LineSharing Cols = fragmentLineSharing(kAcc64x256, FragmentBroadcast::Cols);
   EXPECT_EQ(Cols.LaneMasks, (std::vector<uint32_t>{4, 8, 16}));
   EXPECT_TRUE(Cols.AcrossWarps);
+  EXPECT_EQ(Cols.ThreadBits, 4u | 8 | 16 | 32 | 64);
   // One row per thread: a row is one thread's; a column everyone's.
   LineSharing Own = fragmentLineSharing(kRows128x64, FragmentBroadcast::Rows);
   EXPECT_TRUE(Own.LaneMasks.empty());
@@ -153,3 +155,36 @@ TEST(FragmentLayoutTest, AccessWidths) {
 }
 
 } // namespace
+
+TEST(FragmentLayoutTest, ColumnSlicesAreRegisterChoices) {
+  // Columns [64, 128) of a 64 x 256 accumulator are registers 32..63: four
+  // per 8-column group, groups in order.
+  std::vector<uint32_t> Full =
+      fragmentColumnSlice(kAcc64x256, FragmentBroadcast::None, 64, 64);
+  ASSERT_EQ(Full.size(), 32u);
+  for (uint32_t Reg = 0; Reg < 32; ++Reg)
+    EXPECT_EQ(Full[Reg], 32 + Reg);
+  // A cols fragment keeps 2 of every 8 columns: slots 16..31.
+  std::vector<uint32_t> Cols =
+      fragmentColumnSlice(kAcc64x256, FragmentBroadcast::Cols, 64, 64);
+  ASSERT_EQ(Cols.size(), 16u);
+  EXPECT_EQ(Cols.front(), 16u);
+  EXPECT_EQ(Cols.back(), 31u);
+  // A rows fragment holds the same rows whatever the columns.
+  std::vector<uint32_t> Rows =
+      fragmentColumnSlice(kAcc128x64, FragmentBroadcast::Rows, 32, 32);
+  EXPECT_EQ(Rows, (std::vector<uint32_t>{0, 1, 2, 3}));
+  // Each 64-row block of a 128-row accumulator is sliced alike.
+  std::vector<uint32_t> Blocks =
+      fragmentColumnSlice(kAcc128x64, FragmentBroadcast::None, 8, 8);
+  EXPECT_EQ(Blocks, (std::vector<uint32_t>{4, 5, 6, 7, 36, 37, 38, 39}));
+  // A slice that cuts a thread's column pair, or runs past the end, is not.
+  EXPECT_TRUE(
+      fragmentColumnSlice(kAcc64x256, FragmentBroadcast::None, 1, 8).empty());
+  EXPECT_TRUE(fragmentColumnSlice(kAcc64x256, FragmentBroadcast::None, 248, 16)
+                  .empty());
+  // One row per thread: any column range.
+  std::vector<uint32_t> Row =
+      fragmentColumnSlice(kRows128x64, FragmentBroadcast::None, 3, 5);
+  EXPECT_EQ(Row, (std::vector<uint32_t>{3, 4, 5, 6, 7}));
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""tilec's fp8_mqa_logits beside DeepGEMM's, same process, same inputs:
+correctness (calc_diff against a float reference and against DeepGEMM,
+-inf masks equal, repeated calls bitwise equal) and speed (CUDA events
+around the whole call: DeepGEMM's two kernels, tilec's one), as a Markdown
+table of ratios.
+
+    PYTHONPATH=/tmp/site python3 bench/py_mqa_bench.py [--quick] [--markdown F]
+
+Inputs are DeepGEMM's test_mqa_logits ones (tests/test_attention.py): q
+bf16 randn cast to e4m3, kv cast per token (per_custom_dims_cast_to_fp8),
+weights randn, windows with and without context parallelism.
+"""
+
+import argparse
+import math
+import sys
+import time
+
+import torch
+
+import tilec.deep_gemm as tilec_dg
+from tilec.deep_gemm.utils import per_custom_dims_cast_to_fp8
+from tilec.quant import calc_diff
+
+try:
+    import deep_gemm
+except ImportError:  # timing tilec alone
+    deep_gemm = None
+
+
+def windows(seq_len: int, seq_len_kv: int, cp: bool):
+    """DeepGEMM's generate_ks_ke_tests."""
+    if not cp:
+        ks = torch.zeros(seq_len, dtype=torch.int, device="cuda")
+        ke = torch.arange(seq_len, dtype=torch.int, device="cuda") + (seq_len_kv - seq_len)
+        return ks, ke
+    chunk = seq_len // 2
+    cp_size = seq_len_kv // seq_len
+    cp_id = cp_size // 3
+    ks = torch.zeros(seq_len, dtype=torch.int, device="cuda")
+    ke = torch.zeros(seq_len, dtype=torch.int, device="cuda")
+    for i in range(chunk):
+        ke[i] = cp_id * chunk + i
+        ke[i + chunk] = (cp_size * 2 - 1 - cp_id) * chunk + i
+    return ks, ke
+
+
+def reference(q, kv, kv_sf, weights, ks, ke):
+    """float32 logits of the e4m3 inputs, -inf outside the windows."""
+    seq_len_kv = kv.shape[0]
+    k = kv.float() * kv_sf[:, None]
+    logits = torch.empty(q.shape[0], seq_len_kv, device="cuda")
+    cols = torch.arange(seq_len_kv, device="cuda")
+    chunk = max(1, (1 << 28) // (q.shape[0] * q.shape[1] * 4))
+    qf = q.float()
+    for n0 in range(0, seq_len_kv, chunk):
+        n1 = min(n0 + chunk, seq_len_kv)
+        score = torch.einsum("mhd,nd->mhn", qf, k[n0:n1]).relu()
+        logits[:, n0:n1] = torch.einsum("mhn,mh->mn", score, weights)
+    mask = (cols[None, :] >= ks[:, None]) & (cols[None, :] < ke[:, None])
+    return logits.masked_fill(~mask, float("-inf")), int(mask.sum())
+
+
+def time_call(fn, reps: int) -> float:
+    fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(reps):
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) / reps / 1e3
+
+
+def run_case(seq_len, seq_len_kv, heads, head_dim, cp, dtype, clean, compressed, reps):
+    q = torch.randn(seq_len, heads, head_dim, device="cuda", dtype=torch.bfloat16)
+    kv = torch.randn(seq_len_kv, head_dim, device="cuda", dtype=torch.bfloat16)
+    weights = torch.randn(seq_len, heads, device="cuda", dtype=torch.float32)
+    ks, ke = windows(seq_len, seq_len_kv, cp)
+    q8 = q.to(torch.float8_e4m3fn)
+    kv8, kv_sf = per_custom_dims_cast_to_fp8(kv, (0,), False)
+    max_k = int((ke - ks).max()) if compressed else 0
+    args = dict(q=(q8, None), kv=(kv8, kv_sf), weights=weights,
+                cu_seq_len_k_start=ks, cu_seq_len_k_end=ke, clean_logits=clean,
+                max_seqlen_k=max_k, logits_dtype=dtype)
+    ours = tilec_dg.fp8_fp4_mqa_logits(**args)
+    ref, cost = reference(q8, kv8, kv_sf, weights, ks, ke)
+    if compressed:  # back to [SQ, SKV] for the comparison
+        full = torch.full_like(ref, float("-inf"))
+        for i in range(seq_len):
+            full[i, ks[i]:ke[i]] = ours[i, :ke[i] - ks[i]].float()
+        ours_full = full
+    else:
+        ours_full = ours.float()
+    neg = ref == float("-inf")
+    mask_ok = bool(torch.equal(ours_full == float("-inf"), neg)) if clean or compressed else None
+    diff = calc_diff(ours_full.masked_fill(neg, 0), ref.masked_fill(neg, 0))
+    again = tilec_dg.fp8_fp4_mqa_logits(**args)
+    if compressed:
+        width = torch.arange(ours.shape[1], device="cuda")[None, :] < (ke - ks)[:, None]
+        same = torch.equal(again.masked_fill(~width, 0), ours.masked_fill(~width, 0))
+    else:
+        same = torch.equal(again.masked_fill(neg, 0), ours.masked_fill(neg, 0))
+    t_ours = time_call(lambda: tilec_dg.fp8_fp4_mqa_logits(**args), reps)
+    t_dg = dg_diff = None
+    if deep_gemm is not None:
+        theirs = deep_gemm.fp8_fp4_mqa_logits(**args)
+        if not compressed:
+            dg_diff = calc_diff(ours.float().masked_fill(neg, 0), theirs.float().masked_fill(neg, 0))
+        t_dg = time_call(lambda: deep_gemm.fp8_fp4_mqa_logits(**args), reps)
+    flops = 2 * cost * heads * head_dim
+    return dict(diff=diff, mask_ok=mask_ok, same=same, dg_diff=dg_diff,
+                t_ours=t_ours, t_dg=t_dg, tflops=flops / t_ours / 1e12,
+                dg_tflops=flops / t_dg / 1e12 if t_dg else None)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a few cases")
+    parser.add_argument("--reps", type=int, default=10)
+    parser.add_argument("--markdown", help="write the table here too")
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    cases = []
+    for heads, head_dim in ((64, 128), (32, 128), (64, 64), (32, 32)):
+        for seq_len, seq_len_kv in ((2048, 8192), (2048, 65536), (8192, 65536)):
+            for cp in (True, False):
+                cases.append((seq_len, seq_len_kv, heads, head_dim, cp, torch.float32, True, False))
+    cases.append((2048, 8192, 64, 128, True, torch.bfloat16, True, False))
+    cases.append((2048, 8192, 64, 128, True, torch.float32, False, True))
+    cases.append((2048, 8192, 64, 128, False, torch.float32, False, False))
+    if args.quick:
+        cases = cases[:2] + cases[-3:]
+    rows = ["| SQ | SKV | H | D | CP | logits | clean | cmp | diff | masks | repeat | vs DG | tilec TFLOP/s | DeepGEMM TFLOP/s | tilec / DeepGEMM |",
+            "|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|---:|---:|---:|---:|"]
+    ratios = []
+    failures = 0
+    for case in cases:
+        seq_len, seq_len_kv, heads, head_dim, cp, dtype, clean, compressed = case
+        try:
+            r = run_case(*case, reps=args.reps)
+        except Exception as error:  # noqa: BLE001 (report, go on)
+            failures += 1
+            print(f"case {case}: {type(error).__name__}: {error}", flush=True)
+            continue
+        ok = r["diff"] < 1e-3 and r["mask_ok"] is not False and r["same"]
+        failures += not ok
+        ratio = r["t_dg"] / r["t_ours"] if r["t_dg"] else None
+        if ratio:
+            ratios.append(ratio)
+        fmt = lambda v, f: "-" if v is None else format(v, f)
+        rows.append(f"| {seq_len} | {seq_len_kv} | {heads} | {head_dim} | {int(cp)} | "
+                    f"{'bf16' if dtype == torch.bfloat16 else 'f32'} | {int(clean)} | {int(compressed)} | "
+                    f"{r['diff']:.1e} | {fmt(r['mask_ok'], '')} | {r['same']} | {fmt(r['dg_diff'], '.1e')} | "
+                    f"{r['tflops']:.0f} | {fmt(r['dg_tflops'], '.0f')} | {fmt(ratio, '.2f')} |")
+        print(rows[-1], flush=True)
+    if ratios:
+        geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        rows.append(f"\nGeometric mean tilec / DeepGEMM (time ratio): {geo:.2f}x over {len(ratios)} cases")
+    table = "\n".join(rows)
+    print(f"\n{torch.cuda.get_device_name(0)}, {time.strftime('%Y-%m-%d')}\n{table}")
+    print(f"{failures} failing cases")
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table + "\n")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
