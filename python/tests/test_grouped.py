@@ -11,7 +11,7 @@
 import unittest
 from unittest import mock
 
-from test_deep_gemm import Base  # dry runs on, a cache directory of its own
+from test_deep_gemm import Base, ChecksBase  # dry runs on (off), a cache directory of its own
 from tilec_test_support import (compiled_with_graphs, needs_compiler, needs_extension,
                                 needs_torch, torch)
 
@@ -194,18 +194,9 @@ class ConfigTest(unittest.TestCase):
             self.params("bf16_gemm_nt", 8192, 4, "contiguous")
 
 
-class ErrorsTest(Base):
+class ErrorsTest(ChecksBase):
     """Every error names the argument and the expected value, before any
-    CUDA call (not in dry mode: the device checks are live)."""
-    dry = False
-
-    def tearDown(self):
-        self.assertFalse(torch.cuda.is_initialized(), "a check touched CUDA")
-        super().tearDown()
-
-    def fails(self, pattern, call, error=ValueError):
-        with self.assertRaisesRegex(error, pattern):
-            call()
+    CUDA call."""
 
     def test_bf16_contiguous(self):
         a, b, d, layout = contiguous_inputs([100, 200], 256, 192, BF16)
