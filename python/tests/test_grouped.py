@@ -6,6 +6,8 @@
   runtime checking every kernel argument instead of launching.
 - Every ValueError, before any CUDA call; the NotImplementedErrors.
 - The configs the compiler library picks for grouped problems.
+
+The K-grouped GEMMs have their own tests (test_kgrouped.py).
 """
 
 import unittest
@@ -337,18 +339,6 @@ class ErrorsTest(ChecksBase):
         self.fails(r"get_theoretical_mk_alignment_for_contiguous_layout: argument 'expected_m' "
                    r"must be a positive int or None",
                    lambda: dg.get_theoretical_mk_alignment_for_contiguous_layout(-1))
-
-
-@needs_torch
-@needs_extension
-class NotImplementedTest(unittest.TestCase):
-
-    def test_k_grouped_names_itself(self):
-        for name in ("k_grouped_fp8_gemm_nt_contiguous", "k_grouped_fp8_gemm_tn_contiguous",
-                     "k_grouped_bf16_gemm_tn_contiguous"):
-            with self.subTest(name=name):
-                with self.assertRaisesRegex(NotImplementedError, name):
-                    getattr(dg, name)(None, None, None, None, None)
 
 
 if __name__ == "__main__":
