@@ -10,14 +10,15 @@
   d[g] = c[g] + A_g B_g^T at every group's offsets.
 - Every ValueError, before any CUDA call; the NotImplementedErrors (the FP8
   tn form, the BF16 psum layout).
-- make_fx: one dense custom op per non-empty group.
+- make_fx and torch.compile: one dense custom op per non-empty group.
 """
 
 import unittest
 from unittest import mock
 
 from test_deep_gemm import Base, ChecksBase  # dry runs on (off), a cache directory of its own
-from tilec_test_support import needs_compiler, needs_extension, needs_torch, torch
+from tilec_test_support import (compiled_with_graphs, needs_compiler, needs_extension,
+                                needs_torch, torch)
 
 import tilec
 
@@ -196,6 +197,17 @@ class DryRunTest(Base):
             return d
         graph = make_fx(g, tracing_mode="fake")(qa, sfa, qb, sfb, d8, layout8)
         self.assertEqual(graph.code.count("tilec.fp8_gemm"), 2)
+
+    def test_torch_compile_traces_the_dense_ops(self):
+        ks = [128, 0, 256]
+
+        def gemm(a, b, d, layout):
+            dg.k_grouped_bf16_gemm_tn_contiguous(a, b, d, ks, layout, d)
+            return d + 1
+        f, graphs = compiled_with_graphs(gemm)
+        f(*bf16_inputs(ks, 64, 128))  # the ops' real implementations run (dry)
+        self.assertEqual(len(graphs), 1)
+        self.assertEqual(graphs[0].code.count("tilec.bf16_gemm"), 2)
 
 
 class ViewsTest(Base):
