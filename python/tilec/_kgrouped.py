@@ -213,25 +213,25 @@ def group_inputs(plan: KGroupedPlan, inputs: tuple):
     """(group, the dense dispatcher's inputs for it) per non-empty group:
     views of `inputs` (the plan's tensors after its layout copies), in the
     dense plans' order: fp8 (A [M, K_g], B [N, K_g], D [M, N], SFA [M, KB_g],
-    SFB [N, KB_g]), bf16 (A [K_g, M], B [K_g, N], D [M, N])."""
-    m, n = plan.m, plan.n
+    SFB [N, KB_g]), bf16 (A [K_g, M], B [K_g, N], D [M, N]). Each tensor is
+    split into its groups' parts by one torch call (a view per part: the
+    per-group torch calls are most of a call's host time)."""
+    m, n, ks = plan.m, plan.n, plan.ks
     if plan.kind == "fp8":
         a, b, d, sfa, sfb = inputs
-        a, b = a.view(-1), b.view(-1)
+        blocks = [k // 128 for k in ks]
+        parts = zip(a.view(-1).split([k * m for k in ks]),
+                    b.view(-1).split([k * n for k in ks]), d.unbind(0),
+                    sfa.split(blocks, dim=1), sfb.split(blocks, dim=1))
+        for g, (k, (a_g, b_g, d_g, sfa_g, sfb_g)) in enumerate(zip(ks, parts)):
+            if k:
+                yield g, (a_g.view(m, k), b_g.view(n, k), d_g, sfa_g, sfb_g)
     else:
         a, b, d = inputs
-    start = 0
-    for g, k in enumerate(plan.ks):
-        if k:
-            end = start + k
-            if plan.kind == "fp8":
-                kb0, kb1 = start // 128, end // 128
-                yield g, (a[start * m:end * m].view(m, k),
-                          b[start * n:end * n].view(n, k), d[g],
-                          sfa[:, kb0:kb1], sfb[:, kb0:kb1])
-            else:
-                yield g, (a[start:end], b[start:end], d[g])
-        start += k
+        parts = zip(a.split(ks), b.split(ks), d.unbind(0))
+        for g, (k, views) in enumerate(zip(ks, parts)):
+            if k:
+                yield g, views
 
 
 def key(plan: KGroupedPlan) -> tuple:
