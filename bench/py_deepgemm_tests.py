@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs DeepGEMM's own GEMM tests on tilec: test_gemm (and with --functions
-test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked) of
-tests/test_bf16.py and of tests/test_fp8_fp4.py (their SM90 cases), with
+test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked,
+test_k_grouped_gemm_contiguous) of tests/test_bf16.py and of
+tests/test_fp8_fp4.py (their SM90 cases), with
 `import tilec.deep_gemm as deep_gemm` in place of `import deep_gemm`.
 
 DeepGEMM's files are never copied into this repository: they are read from
@@ -21,6 +22,10 @@ float32 BF16 output and BF16 accumulation) is skipped and listed, decided
 by tilec's own checks on meta tensors of the case's shapes; --all-cases
 runs every case (the first unsupported one stops the test). The exit code
 is 0 when every test function run passed.
+
+test_k_grouped_gemm_contiguous's perf lines time tilec by bench_kineto's
+kernel average: with one launch per non-empty group, that is a group's
+time, not the call's (bench/py_kgrouped_check.py times whole calls).
 """
 
 import argparse
@@ -181,7 +186,8 @@ def main():
     parser.add_argument("--tests", default="bf16,fp8")
     parser.add_argument("--functions", default="test_gemm",
                         help="the test functions to run: test_gemm, "
-                             "test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked")
+                             "test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked, "
+                             "test_k_grouped_gemm_contiguous")
     parser.add_argument("--all-cases", action="store_true",
                         help="do not skip the cases tilec cannot run")
     parser.add_argument("--log", help="also write the output here")

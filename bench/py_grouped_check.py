@@ -64,6 +64,58 @@ def worse(a, b):
 
 
 #===------------------------------------------------------------------------===#
+# What this script and bench/py_kgrouped_check.py share: options, report
+#===------------------------------------------------------------------------===#
+
+
+def add_options(p, quick_help, small_help):
+    p.add_argument("--kinds", default="fp8,bf16")
+    p.add_argument("--quick", action="store_true", help=quick_help)
+    p.add_argument("--small", action="store_true", help=small_help)
+    p.add_argument("--no-timing", action="store_true")
+    p.add_argument("--markdown", help="also write the tables here")
+
+
+def reporter(lines):
+    """emit(line): printed at once and kept in `lines` (for --markdown);
+    the lines already there are printed first."""
+    for line in lines:
+        print(line, flush=True)
+    return lambda line: (print(line, flush=True), lines.append(line))
+
+
+def emit_timings(emit, header, rule, timings):
+    """The timing table: a row per (label cells, group, flops, {library:
+    ms}) of `timings` after the label columns `header` and `rule` (their
+    Markdown, '| kind | G |' and '|---|---:|'), then the geometric mean of
+    tilec / DeepGEMM speed per group."""
+    emit("")
+    emit(f"{header} tilec us | TFLOP/s | DeepGEMM us | TFLOP/s | tilec / DeepGEMM |")
+    emit(f"{rule}---:|---:|---:|---:|---:|")
+    ratios = {}
+    for cells, group, flops, ms in timings:
+        t, base = ms["tilec"], ms.get("DeepGEMM")
+        speed = lambda x: f"{flops / x / 1e9:.0f}"  # noqa: E731
+        ratio = base / t if base else None
+        if ratio:
+            ratios.setdefault(group, []).append(ratio)
+        emit(f"| {' | '.join(str(cell) for cell in cells)} | {t * 1e3:.1f} | {speed(t)} | "
+             f"{f'{base * 1e3:.1f}' if base else '-'} | {speed(base) if base else '-'} | "
+             f"{f'{ratio:.2f}x' if ratio else '-'} |")
+    emit("")
+    for group, values in ratios.items():
+        mean = math.exp(sum(math.log(v) for v in values) / len(values))
+        emit(f"- {group}: geometric mean {mean:.2f}x DeepGEMM over {len(values)} shapes")
+
+
+def write_markdown(path, lines):
+    if path:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+#===------------------------------------------------------------------------===#
 # Inputs (DeepGEMM's generators' recipe, written here)
 #===------------------------------------------------------------------------===#
 
@@ -270,13 +322,8 @@ def cases(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--kinds", default="fp8,bf16")
+    add_options(p, "the first shapes only", "small shapes only (for compute-sanitizer)")
     p.add_argument("--layouts", default="contiguous,psum,masked")
-    p.add_argument("--quick", action="store_true", help="the first shapes only")
-    p.add_argument("--small", action="store_true",
-                   help="small shapes only (for compute-sanitizer)")
-    p.add_argument("--no-timing", action="store_true")
-    p.add_argument("--markdown", help="also write the tables here")
     args = p.parse_args()
     if args.small:
         global CONTIGUOUS_GROUPS, MASKED_GROUPS, MASKED_MAX_M, NK
@@ -290,9 +337,7 @@ def main():
              "| kind | layout | G | expected M | N | K | config | calc_diff | vs DeepGEMM "
              "| repeat | graph replays | result |",
              "|---|---|---:|---:|---:|---:|---|---:|---:|---|---|---|"]
-    emit = lambda line: (print(line, flush=True), lines.append(line))  # noqa: E731
-    for line in lines:
-        print(line, flush=True)
+    emit = reporter(lines)
     failed = False
     timings = []
     for kind, layout, groups, expected_m, n, k, empty in cases(args):
@@ -340,33 +385,14 @@ def main():
             if d_ref is not None:
                 fns["DeepGEMM"] = lambda: call(dg, op, d_ref)
             ms = gb.time_interleaved(fns)
-            timings.append((kind, layout, groups, expected_m, n, k, config, op.flops, ms))
+            timings.append(((kind, layout, groups, expected_m, n, k, config),
+                            f"{kind} {layout}", op.flops, ms))
         del op, d, again, d_ref
         torch.cuda.empty_cache()
     if timings:
-        emit("")
-        emit("| kind | layout | G | expected M | N | K | config | tilec us | TFLOP/s "
-             "| DeepGEMM us | TFLOP/s | tilec / DeepGEMM |")
-        emit("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
-        ratios = {}
-        for kind, layout, groups, expected_m, n, k, config, flops, ms in timings:
-            t, base = ms["tilec"], ms.get("DeepGEMM")
-            speed = lambda x: f"{flops / x / 1e9:.0f}"  # noqa: E731
-            ratio = base / t if base else None
-            if ratio:
-                ratios.setdefault((kind, layout), []).append(ratio)
-            emit(f"| {kind} | {layout} | {groups} | {expected_m} | {n} | {k} | {config} | "
-                 f"{t * 1e3:.1f} | {speed(t)} | {f'{base * 1e3:.1f}' if base else '-'} | "
-                 f"{speed(base) if base else '-'} | {f'{ratio:.2f}x' if ratio else '-'} |")
-        emit("")
-        for (kind, layout), values in ratios.items():
-            mean = math.exp(sum(math.log(v) for v in values) / len(values))
-            emit(f"- {kind} {layout}: geometric mean {mean:.2f}x DeepGEMM over "
-                 f"{len(values)} shapes")
-    if args.markdown:
-        os.makedirs(os.path.dirname(os.path.abspath(args.markdown)), exist_ok=True)
-        with open(args.markdown, "w") as f:
-            f.write("\n".join(lines) + "\n")
+        emit_timings(emit, "| kind | layout | G | expected M | N | K | config |",
+                     "|---|---|---:|---:|---:|---:|---|", timings)
+    write_markdown(args.markdown, lines)
     return 1 if failed else 0
 
 

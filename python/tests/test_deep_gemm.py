@@ -50,6 +50,20 @@ class Base(CacheDirTest):
         self.addCleanup(tilec.set_dry_run, False)
 
 
+class ChecksBase(Base):
+    """Tests of the argument checks: not in dry mode (the device checks are
+    live), and no check may touch CUDA."""
+    dry = False
+
+    def tearDown(self):
+        self.assertFalse(torch.cuda.is_initialized(), "a check touched CUDA")
+        super().tearDown()
+
+    def fails(self, pattern, call, error=ValueError):
+        with self.assertRaisesRegex(error, pattern):
+            call()
+
+
 @needs_compiler
 class DryRunTest(Base):
 
@@ -206,15 +220,9 @@ class CublasTest(unittest.TestCase):
         dg.set_mk_alignment_for_contiguous_layout(128)
 
 
-class ErrorsTest(Base):
+class ErrorsTest(ChecksBase):
     """Every error names the argument and the expected value, on CPU and
-    meta tensors, before any CUDA call (not in dry mode: the device checks
-    are live)."""
-    dry = False
-
-    def tearDown(self):
-        self.assertFalse(torch.cuda.is_initialized(), "a check touched CUDA")
-        super().tearDown()
+    meta tensors, before any CUDA call."""
 
     def bf16_fails(self, pattern, a, b, d, function=None, **kwargs):
         with self.assertRaisesRegex(ValueError, pattern):

@@ -6,12 +6,14 @@
   runtime checking every kernel argument instead of launching.
 - Every ValueError, before any CUDA call; the NotImplementedErrors.
 - The configs the compiler library picks for grouped problems.
+
+The K-grouped GEMMs have their own tests (test_kgrouped.py).
 """
 
 import unittest
 from unittest import mock
 
-from test_deep_gemm import Base  # dry runs on, a cache directory of its own
+from test_deep_gemm import Base, ChecksBase  # dry runs on (off), a cache directory of its own
 from tilec_test_support import (compiled_with_graphs, needs_compiler, needs_extension,
                                 needs_torch, torch)
 
@@ -194,18 +196,9 @@ class ConfigTest(unittest.TestCase):
             self.params("bf16_gemm_nt", 8192, 4, "contiguous")
 
 
-class ErrorsTest(Base):
+class ErrorsTest(ChecksBase):
     """Every error names the argument and the expected value, before any
-    CUDA call (not in dry mode: the device checks are live)."""
-    dry = False
-
-    def tearDown(self):
-        self.assertFalse(torch.cuda.is_initialized(), "a check touched CUDA")
-        super().tearDown()
-
-    def fails(self, pattern, call, error=ValueError):
-        with self.assertRaisesRegex(error, pattern):
-            call()
+    CUDA call."""
 
     def test_bf16_contiguous(self):
         a, b, d, layout = contiguous_inputs([100, 200], 256, 192, BF16)
@@ -346,18 +339,6 @@ class ErrorsTest(Base):
         self.fails(r"get_theoretical_mk_alignment_for_contiguous_layout: argument 'expected_m' "
                    r"must be a positive int or None",
                    lambda: dg.get_theoretical_mk_alignment_for_contiguous_layout(-1))
-
-
-@needs_torch
-@needs_extension
-class NotImplementedTest(unittest.TestCase):
-
-    def test_k_grouped_names_itself(self):
-        for name in ("k_grouped_fp8_gemm_nt_contiguous", "k_grouped_fp8_gemm_tn_contiguous",
-                     "k_grouped_bf16_gemm_tn_contiguous"):
-            with self.subTest(name=name):
-                with self.assertRaisesRegex(NotImplementedError, name):
-                    getattr(dg, name)(None, None, None, None, None)
 
 
 if __name__ == "__main__":

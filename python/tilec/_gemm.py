@@ -127,9 +127,12 @@ def _accumulation(fn: str, d: Operand, c) -> Tuple[bool, Optional[torch.Tensor]]
 #===------------------------------------------------------------------------===#
 
 
-def bf16_plan(a, b, d, c, layout: str, compiled_dims: str = "nk") -> Plan:
-    """The checks of bf16_gemm_<layout> (no CUDA call, no data pointer)."""
-    fn = f"bf16_gemm_{layout}"
+def bf16_plan(a, b, d, c, layout: str, compiled_dims: str = "nk",
+              function: Optional[str] = None) -> Plan:
+    """The checks of bf16_gemm_<layout> (no CUDA call, no data pointer).
+    `function` names the caller in errors when it is not bf16_gemm_<layout>
+    (a K-grouped GEMM's group)."""
+    fn = function or f"bf16_gemm_{layout}"
     expect_compiled_dims(fn, compiled_dims)
     ta, tb = layout[0] == "t", layout[1] == "n"
     A = Operand(fn, "a", a, ta)
@@ -251,9 +254,10 @@ def _to_mn_major(view: torch.Tensor) -> torch.Tensor:
 
 def fp8_plan(a_pair, b_pair, d, c, recipe=None, recipe_a=None, recipe_b=None,
              compiled_dims: str = "nk", layout: str = "nt",
-             name: str = "fp8_gemm") -> Plan:
-    """The checks of fp8_gemm_<layout> on sm_90a (no CUDA call)."""
-    fn = f"{name}_{layout}"
+             name: str = "fp8_gemm", function: Optional[str] = None) -> Plan:
+    """The checks of fp8_gemm_<layout> on sm_90a (no CUDA call); `function`
+    as for bf16_plan."""
+    fn = function or f"{name}_{layout}"
     expect_compiled_dims(fn, compiled_dims)
     a, sfa = _pair(fn, "a", a_pair)
     b, sfb = _pair(fn, "b", b_pair)

@@ -15,6 +15,10 @@ Same names, argument order, defaults and tensor layouts as DeepGEMM
   as it is, others are copied into it, as DeepGEMM does), SFB [ceil(N/128),
   ceil(K/128)] (1D2D, recipe (1, 128, 128), the default) or [N, ceil(K/128)]
   (1D1D, recipe (1, 1, 128)); c accumulates into a float32 d.
+- the M-grouped GEMMs (m_grouped_*_contiguous, _masked; BF16 and FP8
+  1D2D) and the K-grouped ones (k_grouped_fp8_gemm_nt_contiguous,
+  k_grouped_bf16_gemm_tn_contiguous: d[g] = c[g] + group g's product, one
+  dense launch per non-empty group; the FP8 tn form is SM100's and raises).
 - cublaslt_gemm_nt/nn/tn/tt through torch, set_num_sms / get_num_sms, the
   layout helpers and casts (tilec.deep_gemm.utils, also re-exported here)
   and tilec.deep_gemm.testing.
@@ -26,7 +30,7 @@ the argument and the expected value, before any launch.
 
 import torch
 
-from .. import _gemm, _mqa, _ops
+from .. import _gemm, _kgrouped, _mqa, _ops
 from .. import _grouped as _grouped_impl
 from . import testing, utils
 from .utils import *  # noqa: F401,F403 (DeepGEMM re-exports its utils)
@@ -234,6 +238,46 @@ def m_grouped_bf16_gemm_nt_masked(a, b, d, masked_m, expected_m,
         masked_m, compiled_dims=compiled_dims, expected_m=expected_m))
 
 
+#===------------------------------------------------------------------------===#
+# K-grouped GEMMs (mixture-of-experts weight gradients): one dense launch per
+# non-empty group on views of its operands; tilec._kgrouped has the checks.
+#===------------------------------------------------------------------------===#
+
+
+def k_grouped_fp8_gemm_nt_contiguous(a, b, d, ks_cpu, grouped_layout, c=None,
+                                     recipe=(1, 1, 128), compiled_dims="mn",
+                                     use_psum_layout=False):
+    """d[g] = c[g] + A_g B_g^T for each group g of K = ks_cpu[g]: a = (e4m3
+    data of sum(K) * M elements, group g's [M, K_g] K-major from element
+    P_g * M on (P_g the earlier groups' K), f32 SFA [M, sum(K) / 128]),
+    b likewise with N; d float32 [G, M, N]; grouped_layout int32 [G] (the
+    ks on the GPU: checked, not read). Recipe (1, 1, 128) only; each K a
+    multiple of 128; c required (c=d accumulates in place)."""
+    _kgrouped.launch(_kgrouped.fp8_plan(a, b, d, ks_cpu, grouped_layout, c,
+                                        recipe, compiled_dims, use_psum_layout))
+
+
+def k_grouped_fp8_gemm_tn_contiguous(a, b, d, ks_cpu, grouped_layout, c=None,
+                                     recipe=(1, 1, 128), compiled_dims="mn",
+                                     use_psum_layout=False):
+    """SM100's form (MN-major FP8 operands a [sum(K), M], b [sum(K), N])."""
+    raise NotImplementedError(
+        "k_grouped_fp8_gemm_tn_contiguous: its operands are MN-major FP8 "
+        "(a [sum(K), M], b [sum(K), N]), which FP8 wgmma on sm_90a cannot "
+        "read (K-major only; DeepGEMM runs this form on SM100 only): use "
+        "k_grouped_fp8_gemm_nt_contiguous with each group's A and B K-major")
+
+
+def k_grouped_bf16_gemm_tn_contiguous(a, b, d, ks_cpu, grouped_layout, c=None,
+                                      compiled_dims="mn", use_psum_layout=False):
+    """d[g] = c[g] + a_g^T b_g for each group g of K = ks_cpu[g]: a bf16
+    [sum(K), M], b [sum(K), N], a_g = a[P_g : P_g + K_g] (P_g the earlier
+    groups' K); d float32 [G, M, N]; each K a multiple of the mk alignment;
+    c required (c=d accumulates in place)."""
+    _kgrouped.launch(_kgrouped.bf16_plan(a, b, d, ks_cpu, grouped_layout, c,
+                                         compiled_dims, use_psum_layout))
+
+
 # DeepGEMM's older names.
 m_grouped_fp8_gemm_nt_contiguous = m_grouped_fp8_fp4_gemm_nt_contiguous
 m_grouped_fp8_gemm_nn_contiguous = m_grouped_fp8_fp4_gemm_nn_contiguous
@@ -326,9 +370,7 @@ def fp8_mqa_logits(q, kv, weights, cu_seq_len_k_start, cu_seq_len_k_end,
 #===------------------------------------------------------------------------===#
 
 _NOT_IMPLEMENTED = (
-    "fp8_gemm_nt_skip_head_mid", "k_grouped_fp8_gemm_nt_contiguous",
-    "k_grouped_fp8_gemm_tn_contiguous", "k_grouped_bf16_gemm_tn_contiguous",
-    "einsum", "fp8_einsum",
+    "fp8_gemm_nt_skip_head_mid", "einsum", "fp8_einsum",
     "get_paged_mqa_logits_metadata", "fp8_fp4_paged_mqa_logits",
     "fp8_paged_mqa_logits",
     "tf32_hc_prenorm_gemm", "SymmBuffer", "get_symm_buffer_for_mega_moe",

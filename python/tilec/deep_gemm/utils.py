@@ -33,8 +33,8 @@ def _not_implemented(name: str):
     def function(*args, **kwargs):
         raise NotImplementedError(
             f"tilec.deep_gemm.{name} is not implemented: tilec has dense BF16 "
-            f"and FP8 (1D2D, 1D1D) GEMMs and M-grouped BF16 and FP8 1D2D ones "
-            f"for sm_90a (docs/python.md)")
+            f"and FP8 (1D2D, 1D1D) GEMMs, M-grouped BF16 and FP8 1D2D ones "
+            f"and K-grouped BF16 and FP8 1D1D ones for sm_90a (docs/python.md)")
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"DeepGEMM's {name}; not implemented by tilec."
     return function

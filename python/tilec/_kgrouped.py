@@ -1,0 +1,298 @@
+"""K-grouped GEMMs on torch tensors (DeepGEMM's k_grouped_fp8_gemm_nt_contiguous
+and k_grouped_bf16_gemm_tn_contiguous, a mixture-of-experts layer's weight
+gradients: one [M, N] product per group over that group's tokens): checks
+and launches.
+
+The layouts are DeepGEMM's (csrc/apis/gemm.hpp). ks_cpu lists the groups'
+K (multiples of the K alignment; 0 for an empty group), P_g is the sum of
+the K before group g, d is float32 [G, M, N] and d[g] = c[g] + group g's
+product:
+- FP8 NT: a = (e4m3 data of sum(K) * M elements, SFA), group g's A the
+  [M, K_g] K-major matrix at element offset P_g * M; b likewise with N.
+  SFA f32 [M, sum(K) / 128] and SFB [N, sum(K) / 128] (the transposes of
+  the [sum(K) / 128, MN] tables k_grouped_per_channel_cast_to_fp8 makes):
+  1D1D scaling, recipe (1, 1, 128), group g's scales the columns from
+  P_g / 128 on. K alignment 128.
+- BF16 TN: a bf16 [sum(K), M], b [sum(K), N] (MN-major), group g's rows
+  P_g .. P_g + K_g: d[g] = c[g] + a_g^T b_g. K alignment: the mk alignment.
+
+On sm_90a each non-empty group is one launch of a dense kernel on views of
+its operands (nothing copied): fp8_gemm_1d1d with f32 accumulation (what
+DeepGEMM's dense weight-gradient GEMM runs) and bf16_gemm_tn with f32
+output and accumulation. A c other than d is copied into d first, then each
+launch adds its group's product to d[g]; an empty group leaves d[g] = c[g].
+The checks run once per call, here; each group's launch takes the dense
+dispatcher's fast path once a group of its K has been planned. Why this is
+not one launch yet: docs/python.md.
+"""
+
+from typing import NamedTuple, Optional, Tuple
+
+import torch
+
+from . import _gemm, _grouped, _ops, quant
+from ._checks import Operand, expect_compiled_dims, expect_same_device
+
+FP8_K_ALIGNMENT = 128       # one 128-K scale block per group's K block
+FP8_RECIPE = (1, 1, 128)    # the only one DeepGEMM takes for K-grouped FP8
+
+
+class KGroupedPlan(NamedTuple):
+    """What the checks decided: the groups and the operands, the layout
+    copies still to make and the c to copy into d."""
+    function: str
+    kind: str          # 'fp8' or 'bf16'
+    m: int
+    n: int
+    ks: Tuple[int, ...]
+    # fp8: (A, B, D, SFA, SFB, grouped_layout); bf16: (A, B, D, grouped_layout)
+    operands: Tuple[Operand, ...]
+    # fp8: per SFA and SFB, None (read as given) or the copy into DeepGEMM's
+    # MN-major TMA-aligned layout.
+    transforms: tuple
+    c: Optional[torch.Tensor]
+    compiled_dims: str
+
+
+#===------------------------------------------------------------------------===#
+# Checks
+#===------------------------------------------------------------------------===#
+
+
+def _expect_contiguous(op: Operand) -> None:
+    if not op.tensor.is_contiguous():
+        raise op.fail(f"must be contiguous (DeepGEMM's rule for K-grouped "
+                      f"GEMMs), got strides {list(op.strides)}")
+
+
+def _check_ks(fn: str, ks_cpu, groups: int, alignment: int,
+              alignment_name: str) -> Tuple[int, ...]:
+    if ks_cpu is None or (isinstance(ks_cpu, (list, tuple)) and not ks_cpu):
+        raise ValueError(f"{fn}: argument 'ks_cpu' must list each group's K "
+                         f"(None or [] goes with use_psum_layout=True, SM100's "
+                         f"layout), got {ks_cpu!r}")
+    if not isinstance(ks_cpu, (list, tuple)) or not all(
+            isinstance(k, int) and not isinstance(k, bool) for k in ks_cpu):
+        raise ValueError(f"{fn}: argument 'ks_cpu' must be a list of ints (each "
+                         f"group's K), got {ks_cpu!r}")
+    if len(ks_cpu) != groups:
+        raise ValueError(f"{fn}: argument 'ks_cpu' must have one K per group of "
+                         f"'d' ({groups}), got {len(ks_cpu)}")
+    for g, k in enumerate(ks_cpu):
+        if k < 0 or k % alignment:
+            raise ValueError(f"{fn}: argument 'ks_cpu' must hold non-negative "
+                             f"multiples of {alignment} ({alignment_name}), got "
+                             f"{k} for group {g}")
+    return tuple(ks_cpu)
+
+
+def _check_output(fn: str, d, ks_cpu, grouped_layout, c, alignment: int,
+                  alignment_name: str):
+    """D [G, M, N] float32, the ks, grouped_layout and c: (D, ks, L, the c to
+    copy into d or None)."""
+    D = Operand(fn, "d", d)
+    D.expect_dtype(torch.float32)
+    D.expect_rank(3, "[G, M, N]")
+    _expect_contiguous(D)
+    groups = D.shape[0]
+    ks = _check_ks(fn, ks_cpu, groups, alignment, alignment_name)
+    L = _grouped._expect_int32_vector(fn, "grouped_layout", grouped_layout,
+                                      groups, "[G] (d's groups)")
+    if c is None:
+        raise ValueError(f"{fn}: argument 'c' must be given: DeepGEMM's "
+                         f"K-grouped GEMMs compute D = C + A B^T (c=d adds to d)")
+    if c is d:
+        return D, ks, L, None
+    C = Operand(fn, "c", c)
+    C.expect_dtype(torch.float32)
+    C.expect_shape(D.shape, "[G, M, N] (d's)")
+    _expect_contiguous(C)
+    if C.device != D.device:
+        raise C.fail(f"is on {C.device}, but 'd' is on {D.device}")
+    return D, ks, L, c
+
+
+def _expect_multiple(op: Operand, dim: str, value: int, elements: int,
+                     why: str) -> None:
+    if value % elements:
+        raise op.fail(f"must have {dim} a multiple of {elements} ({why}), got "
+                      f"{dim} = {value}")
+
+
+def _check_psum(fn: str, use_psum_layout, error) -> None:
+    if not isinstance(use_psum_layout, bool):
+        raise ValueError(f"{fn}: argument 'use_psum_layout' must be a bool, got "
+                         f"{use_psum_layout!r}")
+    if use_psum_layout:
+        raise error
+
+
+def fp8_plan(a_pair, b_pair, d, ks_cpu, grouped_layout, c, recipe=FP8_RECIPE,
+             compiled_dims: str = "mn", use_psum_layout=False,
+             fn: str = "k_grouped_fp8_gemm_nt_contiguous") -> KGroupedPlan:
+    """The checks of k_grouped_fp8_gemm_nt_contiguous (no CUDA call)."""
+    expect_compiled_dims(fn, compiled_dims)
+    _check_psum(fn, use_psum_layout, ValueError(
+        f"{fn}: argument 'use_psum_layout' must be False: DeepGEMM's FP8 NT "
+        f"K-grouped GEMM has no psum layout (it takes ks_cpu)"))
+    if not isinstance(recipe, (tuple, list)) or tuple(recipe) != FP8_RECIPE:
+        raise ValueError(f"{fn}: argument 'recipe' must be (1, 1, 128) (1D1D: A "
+                         f"and B scaled per row and 128 K, the only K-grouped "
+                         f"FP8 recipe), got {recipe!r}")
+    a, sfa = _gemm._pair(fn, "a", a_pair)
+    b, sfb = _gemm._pair(fn, "b", b_pair)
+    D, ks, L, copy_c = _check_output(fn, d, ks_cpu, grouped_layout, c,
+                                     FP8_K_ALIGNMENT, "the FP8 K alignment")
+    _, m, n = D.shape
+    sum_k = sum(ks)
+    A, B = Operand(fn, "a", a), Operand(fn, "b", b)
+    for op, mn in ((A, "M"), (B, "N")):
+        op.expect_dtype(torch.float8_e4m3fn)
+        _expect_contiguous(op)
+        rows = m if op is A else n
+        if op.tensor.numel() != sum_k * rows:
+            raise op.fail(f"must hold sum(ks_cpu) * {mn} = {sum_k} * {rows} = "
+                          f"{sum_k * rows} elements (group g's [{mn}, K_g] "
+                          f"K-major from element P_g * {mn} on), got "
+                          f"{op.tensor.numel()}")
+    kb = sum_k // 128
+    SFA = _gemm._scale_operand(fn, "sfa", sfa, False, (m, kb),
+                               "[M, sum(ks_cpu) / 128]")
+    SFB = _gemm._scale_operand(fn, "sfb", sfb, False, (n, kb),
+                               "[N, sum(ks_cpu) / 128]")
+    if m and n and sum_k:   # TMA's rules bind only tensors that are read
+        _expect_multiple(D, "N", n, 4, "each group's float32 rows are "
+                         "stored by TMA: 16-byte strides")
+    # The dense kernel reads SFA's (and SFB's) [KB, MN] transpose with a row
+    # stride of align(MN, 4); a group's scales are then a column range of
+    # the whole table, in the same layout. Any other layout is copied into
+    # it once for all groups.
+    transforms = tuple(None if _gemm._mn_major_aligned(op, mn) else
+                       quant.mn_major_tma_aligned
+                       for op, mn in ((SFA, m), (SFB, n)))
+    return KGroupedPlan(fn, "fp8", m, n, ks, (A, B, D, SFA, SFB, L),
+                        transforms, copy_c, compiled_dims)
+
+
+def bf16_plan(a, b, d, ks_cpu, grouped_layout, c, compiled_dims: str = "mn",
+              use_psum_layout=False,
+              fn: str = "k_grouped_bf16_gemm_tn_contiguous") -> KGroupedPlan:
+    """The checks of k_grouped_bf16_gemm_tn_contiguous (no CUDA call)."""
+    expect_compiled_dims(fn, compiled_dims)
+    _check_psum(fn, use_psum_layout, NotImplementedError(
+        f"{fn}: argument 'use_psum_layout': the psum layout of K-grouped "
+        f"BF16 GEMMs is SM100's (DeepGEMM's SM90 kernel takes ks_cpu)"))
+    alignment = _grouped.mk_alignment()
+    D, ks, L, copy_c = _check_output(
+        fn, d, ks_cpu, grouped_layout, c, alignment,
+        "get_mk_alignment_for_contiguous_layout")
+    _, m, n = D.shape
+    sum_k = sum(ks)
+    A, B = Operand(fn, "a", a), Operand(fn, "b", b)
+    for op, mn, size in ((A, "M", m), (B, "N", n)):
+        op.expect_dtype(torch.bfloat16)
+        op.expect_rank(2, f"[sum(ks_cpu), {mn}]")
+        op.expect_shape((sum_k, size), f"[sum(ks_cpu), {mn}]")
+        _expect_contiguous(op)
+    if m and n and sum_k:   # TMA's rules bind only tensors that are read
+        for op, mn, size in ((A, "M", m), (B, "N", n)):
+            _expect_multiple(op, mn, size, 8, f"its [sum(K), {mn}] rows are "
+                             f"read by TMA: 16-byte strides")
+        _expect_multiple(D, "N", n, 4, "each group's float32 rows are "
+                         "stored by TMA: 16-byte strides")
+    return KGroupedPlan(fn, "bf16", m, n, ks, (A, B, D, L), (), copy_c,
+                        compiled_dims)
+
+
+#===------------------------------------------------------------------------===#
+# Launches: one dense GEMM per non-empty group
+#===------------------------------------------------------------------------===#
+
+
+def group_inputs(plan: KGroupedPlan, inputs: tuple):
+    """(group, the dense dispatcher's inputs for it) per non-empty group:
+    views of `inputs` (the plan's tensors after its layout copies), in the
+    dense plans' order: fp8 (A [M, K_g], B [N, K_g], D [M, N], SFA [M, KB_g],
+    SFB [N, KB_g]), bf16 (A [K_g, M], B [K_g, N], D [M, N]). Each tensor is
+    split into its groups' parts by one torch call (a view per part: the
+    per-group torch calls are most of a call's host time)."""
+    m, n, ks = plan.m, plan.n, plan.ks
+    if plan.kind == "fp8":
+        a, b, d, sfa, sfb = inputs
+        blocks = [k // 128 for k in ks]
+        parts = zip(a.view(-1).split([k * m for k in ks]),
+                    b.view(-1).split([k * n for k in ks]), d.unbind(0),
+                    sfa.split(blocks, dim=1), sfb.split(blocks, dim=1))
+        for g, (k, (a_g, b_g, d_g, sfa_g, sfb_g)) in enumerate(zip(ks, parts)):
+            if k:
+                yield g, (a_g.view(m, k), b_g.view(n, k), d_g, sfa_g, sfb_g)
+    else:
+        a, b, d = inputs
+        parts = zip(a.split(ks), b.split(ks), d.unbind(0))
+        for g, (k, views) in enumerate(zip(ks, parts)):
+            if k:
+                yield g, views
+
+
+def key(plan: KGroupedPlan) -> tuple:
+    """The dispatcher of the groups' dense GEMMs (one per kind and option
+    set; a plan per group K)."""
+    return ("k_grouped", plan.kind, plan.compiled_dims)
+
+
+def _group_plan(plan: KGroupedPlan, inputs: tuple) -> "_gemm.Plan":
+    """The dense plan of one group: D[g] += the group's product."""
+    if plan.kind == "fp8":
+        a, b, d, sfa, sfb = inputs
+        return _gemm.fp8_plan((a, sfa), (b, sfb), d, d, FP8_RECIPE,
+                              compiled_dims=plan.compiled_dims, layout="nt",
+                              function=plan.function)
+    a, b, d = inputs
+    return _gemm.bf16_plan(a, b, d, d, "tn", plan.compiled_dims,
+                           function=plan.function)
+
+
+def _launch_group(plan: KGroupedPlan, dispatcher_key: tuple, inputs: tuple) -> None:
+    """One group's launch: the fast path, or the dense slow path (which
+    records the plan of this K for the next calls)."""
+    target = _gemm._dispatchers.get(dispatcher_key)
+    if target is not None and target.launch(*inputs):
+        return
+    _gemm._launch(_group_plan(plan, inputs), dispatcher_key)
+
+
+def _trace_group(plan: KGroupedPlan, inputs: tuple) -> None:
+    """One group under tracing: the dense custom op on the group's views."""
+    if plan.kind == "fp8":
+        a, b, d, sfa, sfb = inputs
+        _ops.fp8_gemm_op(a, sfa, b, sfb, d, d, FP8_RECIPE, None, None,
+                         plan.compiled_dims, False, "nt", "fp8_gemm")
+    else:
+        a, b, d = inputs
+        _ops.bf16_gemm_op(a, b, d, d, "tn", plan.compiled_dims)
+
+
+def launch(plan: KGroupedPlan) -> None:
+    """Runs a checked plan: the device check, c copied into d, the scale
+    layout copies, then a dense launch per non-empty group."""
+    operands = plan.operands
+    expect_same_device(operands, allow_cpu=_gemm._runtime.dry_run())
+    if plan.m == 0 or plan.n == 0:   # DeepGEMM's early return
+        return
+    d = operands[2].tensor
+    if plan.c is not None:
+        d.copy_(plan.c)
+    if not any(plan.ks):
+        return
+    inputs = [op.tensor for op in operands[:-1]]   # grouped_layout: not read
+    for index, transform in enumerate(plan.transforms, start=3):
+        if transform is not None:
+            inputs[index] = transform(inputs[index])
+    tensors = tuple(inputs) + ((plan.c,) if plan.c is not None else ())
+    if _gemm.tracing(*tensors):
+        for _, views in group_inputs(plan, tuple(inputs)):
+            _trace_group(plan, views)
+        return
+    dispatcher_key = key(plan)
+    for _, views in group_inputs(plan, tuple(inputs)):
+        _launch_group(plan, dispatcher_key, views)
