@@ -269,17 +269,23 @@ struct WarpSpecializePass
       }
     });
 
-    // Registers: the budgets of all warpgroups must fit the register file.
+    // Registers: setmaxnreg moves registers between the warpgroups of the
+    // CTA, within what the launch gave it (the starting count per thread
+    // times the threads); an increase beyond that waits forever.
     int64_t startRegs = startingRegisters(kernel.getNumThreads());
+    int64_t launched = startRegs * kernel.getNumThreads();
     int64_t total = 0;
     for (int64_t wg = 0; wg < numWarpgroups; ++wg) {
       auto it = budgetOwner.find(wg);
       total += 128 *
                (it == budgetOwner.end() ? startRegs : *it->second.getMaxRegs());
     }
-    if (total > 65536)
+    if (total > launched)
       return roles.front().emitOpError("register budgets need ")
-             << total << " registers per CTA, over the 65536 of an SM";
+             << total << " registers per CTA, over the " << launched
+             << " it starts with (" << startRegs << " per thread x "
+             << kernel.getNumThreads()
+             << " threads): setmaxnreg.inc would wait forever";
 
     OpBuilder b(roles.back());
     Location loc = roles.back().getLoc();

@@ -126,8 +126,20 @@ tile.kernel @tmem() attributes {target = #tile.target<sm_100a>, warpgroups = 1 :
 // -----
 
 tile.kernel @too_many_registers() attributes {target = #tile.target<sm_90a>, warpgroups = 3 : i64, grid = #tile.grid_policy<persistent>} {
-  // expected-error @below {{'tile.role' op register budgets need 98304 registers per CTA, over the 65536 of an SM}}
+  // expected-error @below {{'tile.role' op register budgets need 98304 registers per CTA, over the 64512 it starts with (168 per thread x 384 threads): setmaxnreg.inc would wait forever}}
   tile.role "a" warpgroups [0, 1, 2] max_regs 256 {
+  }
+}
+
+// -----
+
+// Five warpgroups start with 96 registers each (61440 in all): producer 40
+// and four at 112 would need 62464 (the MQA logits deadlock this rule found).
+tile.kernel @budget_over_launch() attributes {target = #tile.target<sm_90a>, warpgroups = 5 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.role' op register budgets need 62464 registers per CTA, over the 61440 it starts with (96 per thread x 640 threads): setmaxnreg.inc would wait forever}}
+  tile.role "math" warpgroups [0, 1, 2, 3] max_regs 112 {
+  }
+  tile.role "producer" warpgroups [4] max_regs 40 {
   }
 }
 
