@@ -121,7 +121,22 @@ def main():
     parser.add_argument("--quick", action="store_true", help="a few cases")
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--markdown", help="write the table here too")
+    parser.add_argument("--define", action="append", default=[],
+                        help="NAME=VALUE: a spec param over tilec.deep_gemm's "
+                             "(a variant of lib/Kernels/mqa_logits.tile)")
+    parser.add_argument("--cases", help="only these case indices (comma list)")
     args = parser.parse_args()
+    if args.define:
+        from tilec import _cache, _mqa
+        extra = dict(item.split("=", 1) for item in args.define)
+        get_kernel = _cache.get_kernel
+
+        def with_defines(family, defines=(), *rest, **kwargs):
+            if family == _mqa.FAMILY:
+                defines = tuple(sorted({**dict(defines), **extra}.items()))
+            return get_kernel(family, defines, *rest, **kwargs)
+        _cache.get_kernel = with_defines
+        print(f"spec variant: {extra}")
     torch.manual_seed(0)
     cases = []
     for heads, head_dim in ((64, 128), (32, 128), (64, 64), (32, 32)):
@@ -133,6 +148,8 @@ def main():
     cases.append((2048, 8192, 64, 128, False, torch.float32, False, False))
     if args.quick:
         cases = cases[:2] + cases[-3:]
+    if args.cases:
+        cases = [cases[int(i)] for i in args.cases.split(",")]
     rows = ["| SQ | SKV | H | D | CP | logits | clean | cmp | diff | masks | repeat | vs DG | tilec TFLOP/s | DeepGEMM TFLOP/s | tilec / DeepGEMM |",
             "|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|---:|---:|---:|---:|"]
     ratios = []

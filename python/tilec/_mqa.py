@@ -131,6 +131,17 @@ def mqa_logits(fn: str, q, q_sf, kv_pair, weights, ks, ke, clean_logits,
                ("HEAD_DIM", str(head_dim)), ("OUT", _OUT[logits_dtype]))
     kernel = _cache.get_kernel(FAMILY, defines, device)
     kernel.set_persistent_limit(_gemm._num_sms_override or 0)
+    # The weights as one row per query block (the kernel loads a block's in
+    # one copy): a view when they are contiguous and fill whole blocks,
+    # else a zero-padded copy.
+    blocks = (seq_len + block_q - 1) // block_q
+    if seq_len % block_q == 0 and weights.is_contiguous():
+        block_weights = weights.view(blocks, block_q * heads)
+    else:
+        block_weights = torch.zeros(blocks * block_q, heads, dtype=torch.float32,
+                                    device=weights.device)
+        block_weights[:seq_len].copy_(weights)
+        block_weights = block_weights.view(blocks, block_q * heads)
     kernel.launch([q.view(seq_len * heads, head_dim), kv_pair[0],
-                   kv_pair[1].view(1, seq_len_kv), weights, ks, ke, buffer])
+                   kv_pair[1].view(1, seq_len_kv), block_weights, ks, ke, buffer])
     return logits
