@@ -125,7 +125,14 @@ def main():
                         help="NAME=VALUE: a spec param over tilec.deep_gemm's "
                              "(a variant of lib/Kernels/mqa_logits.tile)")
     parser.add_argument("--cases", help="only these case indices (comma list)")
+    parser.add_argument("--spec", help="another mqa_logits spec file to time")
     args = parser.parse_args()
+    if args.spec:
+        from tilec import _specs
+        text = open(args.spec).read()
+        spec_text = _specs.spec_text
+        _specs.spec_text = lambda path: text if path.endswith("mqa_logits.tile") else spec_text(path)
+        print(f"spec: {args.spec}")
     if args.define:
         from tilec import _cache, _mqa
         extra = dict(item.split("=", 1) for item in args.define)
