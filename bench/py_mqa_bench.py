@@ -119,6 +119,8 @@ def run_case(seq_len, seq_len_kv, heads, head_dim, cp, dtype, clean, compressed,
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few cases")
+    parser.add_argument("--small", action="store_true",
+                        help="small problems of every kind (for compute-sanitizer)")
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--markdown", help="write the table here too")
     parser.add_argument("--define", action="append", default=[],
@@ -155,6 +157,14 @@ def main():
     cases.append((2048, 8192, 64, 128, False, torch.float32, False, False))
     if args.quick:
         cases = cases[:2] + cases[-3:]
+    if args.small:  # odd sizes: partial query blocks, keys past the last block
+        cases = [(sq, skv, h, d, cp, dtype, clean, cmp)
+                 for sq, skv in ((130, 1000), (64, 512))
+                 for h, d in ((64, 128), (32, 32))
+                 for cp, dtype, clean, cmp in ((True, torch.float32, True, False),
+                                               (False, torch.float32, True, False),
+                                               (False, torch.bfloat16, False, True))
+                 if not cp or skv % sq == 0]
     if args.cases:
         cases = [cases[int(i)] for i in args.cases.split(",")]
     rows = ["| SQ | SKV | H | D | CP | logits | clean | cmp | diff | masks | repeat | vs DG | tilec TFLOP/s | DeepGEMM TFLOP/s | tilec / DeepGEMM |",

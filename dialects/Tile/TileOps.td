@@ -858,13 +858,14 @@ def Tile_StoreOp : Tile_Op<"store"> {
   let description = [{
     One index per dimension; `st.shared`, unswizzled, unguarded. With
     tile.load, how a warpgroup stages a small table (a tile's scale
-    factors) in shared memory for its threads to read.
+    factors) in shared memory for its threads to read; 16-bit floats too,
+    as a row of -inf that TMA stores into bf16 logits.
 
     ```mlir
     tile.store %x, %s[%wg, %i] : f32, <2x128xf32, none>
     ```
   }];
-  let arguments = (ins AnyTypeOf<[I32, F32]>:$value,
+  let arguments = (ins AnyTypeOf<[I32, F32, F16, BF16]>:$value,
                        Arg<Tile_SmemType, "", [MemWrite]>:$dest,
                        Variadic<I32>:$indices);
   let assemblyFormat = [{

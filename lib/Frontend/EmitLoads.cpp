@@ -73,10 +73,15 @@ bool Emitter::elementIndices(const BufferRef &ref, bool store,
             llvm::Twine(ref.items.size()));
     return false;
   }
-  if (!elementType.isSignlessInteger(32) && !elementType.isF32()) {
+  // Stores also write 16-bit floats (a row of -inf for a TMA store of bf16
+  // logits); loads read what scalar math takes.
+  bool half = elementType.isF16() || elementType.isBF16();
+  if (!elementType.isSignlessInteger(32) && !elementType.isF32() &&
+      !(store && half)) {
     error(ref.getRange(),
-          std::string(store ? "a scalar store writes" : "a scalar load reads") +
-              " i32 or f32 elements, but '" + name + "' holds " +
+          std::string(store ? "a scalar store writes i32, f32, f16 or bf16"
+                            : "a scalar load reads i32 or f32") +
+              " elements, but '" + name + "' holds " +
               tile::getElementTypeName(elementType));
     return false;
   }
@@ -122,7 +127,23 @@ Val Emitter::storeScalar(const CallExpr &call, const BufferRef &dst,
   Val value = eval(valueExpr);
   if (value.isError())
     return Val::error();
-  Value stored = materialize(value, valueExpr.getRange(), elementType);
+  Location l = loc(call.getLoc());
+  Value stored;
+  if (auto half = dyn_cast<FloatType>(elementType);
+      half && half.getWidth() == 16 &&
+      (value.kind == Val::Kind::Int || value.kind == Val::Kind::Float)) {
+    // A number into a 16-bit float buffer: rounded to nearest at compile
+    // time (an f32 value is cast, as below).
+    llvm::APFloat number(value.kind == Val::Kind::Int
+                             ? static_cast<double>(value.intValue)
+                             : value.floatValue);
+    bool inexact;
+    number.convert(half.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                   &inexact);
+    stored = arith::ConstantFloatOp::create(builder, l, half, number);
+  } else {
+    stored = materialize(value, valueExpr.getRange(), elementType);
+  }
   if (!stored)
     return Val::error();
   if (stored.getType() != elementType) {
@@ -132,8 +153,7 @@ Val Emitter::storeScalar(const CallExpr &call, const BufferRef &dst,
                                     describeVal(value) + "; cast it first");
     return Val::error();
   }
-  tile::StoreOp::create(builder, loc(call.getLoc()), stored, dst.base.value,
-                        indices);
+  tile::StoreOp::create(builder, l, stored, dst.base.value, indices);
   return Val::error();
 }
 
