@@ -27,20 +27,17 @@ context lengths, other head dims), which DeepGEMM's SM90 API refuses
 (2-D context lengths only, and no clean with them): DeepGEMM columns "-".
 """
 
-import argparse
-import math
+import os
 import sys
-import time
 
 import torch
 
 import tilec.deep_gemm as tilec_dg
+from tilec import _paged_mqa
 from tilec.quant import calc_diff
 
-try:
-    import deep_gemm
-except ImportError:  # timing tilec alone
-    deep_gemm = None
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from py_mqa_bench import cell, deep_gemm, options, run_table, time_call  # noqa: E402
 
 PAGE = 64
 
@@ -117,18 +114,6 @@ def reference(inputs) -> torch.Tensor:
         w = weights[b * next_n:(b + 1) * next_n]
         logits[b * next_n:(b + 1) * next_n, :k.shape[0]] = torch.einsum("jht,jh->jt", score, w)
     return logits
-
-
-def time_call(fn, reps: int) -> float:
-    fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(reps):
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    return start.elapsed_time(end) / reps / 1e3
 
 
 def graph_check(inputs, args, next_n) -> bool:
@@ -229,68 +214,23 @@ def cases_of(quick: bool):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="3 small cases")
-    parser.add_argument("--reps", type=int, default=10)
-    parser.add_argument("--markdown", help="write the table here too")
-    parser.add_argument("--define", action="append", default=[],
-                        help="NAME=VALUE: a spec param over tilec.deep_gemm's "
-                             "(a variant of lib/Kernels/paged_mqa_logits.tile)")
-    parser.add_argument("--cases", help="only these case indices (comma list)")
-    args = parser.parse_args()
-    if args.define:
-        from tilec import _cache, _paged_mqa
-        extra = dict(item.split("=", 1) for item in args.define)
-        get_kernel = _cache.get_kernel
+    args = options(__doc__.splitlines()[0], "lib/Kernels/paged_mqa_logits.tile",
+                   _paged_mqa.FAMILY)
+    header = ["| B | next_n | H | D | avg ctx | logits | clean | 2-D | diff | masks | repeat | graph | vs DG "
+              "| tilec TFLOP/s | tilec GB/s | DeepGEMM TFLOP/s | DeepGEMM GB/s | tilec / DeepGEMM |",
+              "|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|"]
 
-        def with_defines(family, defines=(), *rest, **kwargs):
-            if family == _paged_mqa.FAMILY:
-                defines = tuple(sorted({**dict(defines), **extra}.items()))
-            return get_kernel(family, defines, *rest, **kwargs)
-        _cache.get_kernel = with_defines
-        print(f"spec variant: {extra}")
-    torch.manual_seed(0)
-    cases = cases_of(args.quick)
-    if args.cases:
-        cases = [cases[int(i)] for i in args.cases.split(",")]
-    rows = ["| B | next_n | H | D | avg ctx | logits | clean | 2-D | diff | masks | repeat | graph | vs DG "
-            "| tilec TFLOP/s | tilec GB/s | DeepGEMM TFLOP/s | DeepGEMM GB/s | tilec / DeepGEMM |",
-            "|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|"]
-    ratios = []
-    failures = 0
-    for case in cases:
+    def row(case, r, ratio):
         batch, next_n, heads, head_dim, average, dtype, clean, two_d = case
-        try:
-            r = run_case(*case, reps=args.reps)
-        except Exception as error:  # noqa: BLE001 (report, go on)
-            failures += 1
-            print(f"case {case}: {type(error).__name__}: {error}", flush=True)
-            continue
-        finally:
-            torch.cuda.empty_cache()
-        ok = r["diff"] < 1e-3 and r["mask_ok"] is not False and r["same"] and r["graph"]
-        failures += not ok
-        ratio = r["t_dg"] / r["t_ours"] if r["t_dg"] else None
-        if ratio:
-            ratios.append(ratio)
-        fmt = lambda v, f: "-" if v is None else format(v, f)
-        rows.append(f"| {batch} | {next_n} | {heads} | {head_dim} | {average} | "
-                    f"{'bf16' if dtype == torch.bfloat16 else 'f32'} | {int(clean)} | {int(two_d)} | "
-                    f"{r['diff']:.1e} | {fmt(r['mask_ok'], '')} | {r['same']} | {r['graph']} | {fmt(r['dg_diff'], '.1e')} | "
-                    f"{r['tflops']:.0f} | {r['gbs']:.0f} | {fmt(r['dg_tflops'], '.0f')} | "
-                    f"{fmt(r['dg_gbs'], '.0f')} | {fmt(ratio, '.2f')} |")
-        print(rows[-1], flush=True)
-    if ratios:
-        geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
-        rows.append(f"\nGeometric mean tilec / DeepGEMM (DeepGEMM's time over tilec's): "
-                    f"{geo:.2f}x over {len(ratios)} cases")
-    table = "\n".join(rows)
-    print(f"\n{torch.cuda.get_device_name(0)}, {time.strftime('%Y-%m-%d')}\n{table}")
-    print(f"{failures} failing cases")
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(table + "\n")
-    return 1 if failures else 0
+        return (f"| {batch} | {next_n} | {heads} | {head_dim} | {average} | "
+                f"{'bf16' if dtype == torch.bfloat16 else 'f32'} | {int(clean)} | {int(two_d)} | "
+                f"{r['diff']:.1e} | {cell(r['mask_ok'], '')} | {r['same']} | {r['graph']} | "
+                f"{cell(r['dg_diff'], '.1e')} | {r['tflops']:.0f} | {r['gbs']:.0f} | "
+                f"{cell(r['dg_tflops'], '.0f')} | {cell(r['dg_gbs'], '.0f')} | {cell(ratio, '.2f')} |")
+    return run_table(args, cases_of(args.quick), run_case,
+                     lambda r: (r["diff"] < 1e-3 and r["mask_ok"] is not False
+                                and r["same"] and r["graph"]),
+                     header, row)
 
 
 if __name__ == "__main__":
