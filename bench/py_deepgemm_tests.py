@@ -2,7 +2,8 @@
 """Runs DeepGEMM's own GEMM tests on tilec: test_gemm (and with --functions
 test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked,
 test_k_grouped_gemm_contiguous) of tests/test_bf16.py and of
-tests/test_fp8_fp4.py (their SM90 cases), with
+tests/test_fp8_fp4.py (their SM90 cases), and with --tests attention
+test_mqa_logits and test_paged_mqa_logits of tests/test_attention.py, with
 `import tilec.deep_gemm as deep_gemm` in place of `import deep_gemm`.
 
 DeepGEMM's files are never copied into this repository: they are read from
@@ -13,7 +14,7 @@ deep_gemm.utils to tilec's before the test files are imported.
 
     python3 bench/py_deepgemm_tests.py --tarball ../shared/anchors/deepgemm-src.tgz \\
         [--tests bf16,fp8,attention] [--functions test_gemm,test_m_grouped_gemm_contiguous,
-        test_mqa_logits,...]
+        test_mqa_logits,test_paged_mqa_logits,...]
         [--all-cases] [--log out/deepgemm-tests.log]
 
 By default each DeepGEMM case that tilec cannot run (what raises
@@ -22,6 +23,11 @@ float32 BF16 output and BF16 accumulation) is skipped and listed, decided
 by tilec's own checks on meta tensors of the case's shapes; --all-cases
 runs every case (the first unsupported one stops the test). The exit code
 is 0 when every test function run passed.
+
+test_paged_mqa_logits takes its schedule from tilec's
+get_paged_mqa_logits_metadata (the alias); its 'clean_logits' kernel time
+is NaN, as tilec has no such kernel (and the test's SM90 cases do not
+clean). DG_MQA_NUM_CASES=n samples n cases of either MQA test.
 
 test_k_grouped_gemm_contiguous's perf lines time tilec by bench_kineto's
 kernel average: with one launch per non-empty group, that is a group's
@@ -187,7 +193,8 @@ def main():
     parser.add_argument("--functions", default="test_gemm",
                         help="the test functions to run: test_gemm, "
                              "test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked, "
-                             "test_k_grouped_gemm_contiguous")
+                             "test_k_grouped_gemm_contiguous; with --tests attention, "
+                             "test_mqa_logits, test_paged_mqa_logits")
     parser.add_argument("--all-cases", action="store_true",
                         help="do not skip the cases tilec cannot run")
     parser.add_argument("--log", help="also write the output here")
@@ -214,7 +221,8 @@ def main():
     torch.manual_seed(0)
     tests = {"bf16": ("test_bf16", torch.bfloat16),
              "fp8": ("test_fp8_fp4", torch.float8_e4m3fn),
-             # test_mqa_logits (DG_MQA_NUM_CASES=n samples n of its cases)
+             # test_mqa_logits, test_paged_mqa_logits (DG_MQA_NUM_CASES=n
+             # samples n of their cases)
              "attention": ("test_attention", None)}
     results = [run_test(folder, *tests[name], args.all_cases, function)
                for name in args.tests.split(",")

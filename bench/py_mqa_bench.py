@@ -116,37 +116,101 @@ def run_case(seq_len, seq_len_kv, heads, head_dim, cp, dtype, clean, compressed,
                 dg_tflops=flops / t_dg / 1e12 if t_dg else None)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def spec_variant(items, family: str) -> None:
+    """--define NAME=VALUE items: spec params over tilec.deep_gemm's for the
+    kernels of `family` (a variant of its spec), by wrapping the kernel
+    cache's lookup."""
+    if not items:
+        return
+    from tilec import _cache
+    extra = dict(item.split("=", 1) for item in items)
+    get_kernel = _cache.get_kernel
+
+    def with_defines(name, defines=(), *rest, **kwargs):
+        if name == family:
+            defines = tuple(sorted({**dict(defines), **extra}.items()))
+        return get_kernel(name, defines, *rest, **kwargs)
+    _cache.get_kernel = with_defines
+    print(f"spec variant: {extra}")
+
+
+def report(rows, ratios, failures: int, markdown) -> int:
+    """Prints the table (and the geometric mean of the time ratios), writes
+    it to `markdown` if given; the exit code."""
+    if ratios:
+        geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        rows.append(f"\nGeometric mean tilec / DeepGEMM (time ratio): {geo:.2f}x over {len(ratios)} cases")
+    table = "\n".join(rows)
+    print(f"\n{torch.cuda.get_device_name(0)}, {time.strftime('%Y-%m-%d')}\n{table}")
+    print(f"{failures} failing cases")
+    if markdown:
+        with open(markdown, "w") as f:
+            f.write(table + "\n")
+    return 1 if failures else 0
+
+
+def options(description: str, spec: str, family: str):
+    """The command line both MQA benches take (--quick, --reps, --markdown,
+    --define for a variant of `spec`, the kernels of `family`, --cases),
+    parsed, with the variant in place."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true", help="a few cases")
     parser.add_argument("--small", action="store_true",
                         help="small problems of every kind (for compute-sanitizer)")
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--markdown", help="write the table here too")
     parser.add_argument("--define", action="append", default=[],
-                        help="NAME=VALUE: a spec param over tilec.deep_gemm's "
-                             "(a variant of lib/Kernels/mqa_logits.tile)")
+                        help=f"NAME=VALUE: a spec param over tilec.deep_gemm's "
+                             f"(a variant of {spec})")
     parser.add_argument("--cases", help="only these case indices (comma list)")
     parser.add_argument("--spec", help="another mqa_logits spec file to time")
     args = parser.parse_args()
-    if args.spec:
+    if args.spec:  # another spec file in place of the family's
         from tilec import _specs
         text = open(args.spec).read()
         spec_text = _specs.spec_text
-        _specs.spec_text = lambda path: text if path.endswith("mqa_logits.tile") else spec_text(path)
+        _specs.spec_text = lambda path: text if path == spec else spec_text(path)
         print(f"spec: {args.spec}")
-    if args.define:
-        from tilec import _cache, _mqa
-        extra = dict(item.split("=", 1) for item in args.define)
-        get_kernel = _cache.get_kernel
-
-        def with_defines(family, defines=(), *rest, **kwargs):
-            if family == _mqa.FAMILY:
-                defines = tuple(sorted({**dict(defines), **extra}.items()))
-            return get_kernel(family, defines, *rest, **kwargs)
-        _cache.get_kernel = with_defines
-        print(f"spec variant: {extra}")
+    spec_variant(args.define, family)
     torch.manual_seed(0)
+    return args
+
+
+def cell(value, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def run_table(args, cases, run, passed, header, row) -> int:
+    """run(case, reps) for each case of --cases (all by default): a dict
+    with t_ours and t_dg (None without DeepGEMM); passed(result) decides
+    it, row(case, result, ratio) is its table line. An exception fails
+    its case, and the next one runs. The exit code."""
+    if args.cases:
+        cases = [cases[int(i)] for i in args.cases.split(",")]
+    rows = list(header)
+    ratios = []
+    failures = 0
+    for case in cases:
+        try:
+            r = run(*case, reps=args.reps)
+        except Exception as error:  # noqa: BLE001 (report, go on)
+            failures += 1
+            print(f"case {case}: {type(error).__name__}: {error}", flush=True)
+            continue
+        finally:
+            torch.cuda.empty_cache()
+        failures += not passed(r)
+        ratio = r["t_dg"] / r["t_ours"] if r["t_dg"] else None
+        if ratio:
+            ratios.append(ratio)
+        rows.append(row(case, r, ratio))
+        print(rows[-1], flush=True)
+    return report(rows, ratios, failures, args.markdown)
+
+
+def main():
+    from tilec import _mqa
+    args = options(__doc__.splitlines()[0], "lib/Kernels/mqa_logits.tile", _mqa.FAMILY)
     cases = []
     for heads, head_dim in ((64, 128), (32, 128), (64, 64), (32, 32)):
         for seq_len, seq_len_kv in ((2048, 8192), (2048, 65536), (8192, 65536)):
@@ -165,41 +229,18 @@ def main():
                                                (False, torch.float32, True, False),
                                                (False, torch.bfloat16, False, True))
                  if not cp or skv % sq == 0]
-    if args.cases:
-        cases = [cases[int(i)] for i in args.cases.split(",")]
-    rows = ["| SQ | SKV | H | D | CP | logits | clean | cmp | diff | masks | repeat | vs DG | tilec TFLOP/s | DeepGEMM TFLOP/s | tilec / DeepGEMM |",
-            "|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|---:|---:|---:|---:|"]
-    ratios = []
-    failures = 0
-    for case in cases:
+    header = ["| SQ | SKV | H | D | CP | logits | clean | cmp | diff | masks | repeat | vs DG | tilec TFLOP/s | DeepGEMM TFLOP/s | tilec / DeepGEMM |",
+              "|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|---:|---:|---:|---:|"]
+
+    def row(case, r, ratio):
         seq_len, seq_len_kv, heads, head_dim, cp, dtype, clean, compressed = case
-        try:
-            r = run_case(*case, reps=args.reps)
-        except Exception as error:  # noqa: BLE001 (report, go on)
-            failures += 1
-            print(f"case {case}: {type(error).__name__}: {error}", flush=True)
-            continue
-        ok = r["diff"] < 1e-3 and r["mask_ok"] is not False and r["same"]
-        failures += not ok
-        ratio = r["t_dg"] / r["t_ours"] if r["t_dg"] else None
-        if ratio:
-            ratios.append(ratio)
-        fmt = lambda v, f: "-" if v is None else format(v, f)
-        rows.append(f"| {seq_len} | {seq_len_kv} | {heads} | {head_dim} | {int(cp)} | "
-                    f"{'bf16' if dtype == torch.bfloat16 else 'f32'} | {int(clean)} | {int(compressed)} | "
-                    f"{r['diff']:.1e} | {fmt(r['mask_ok'], '')} | {r['same']} | {fmt(r['dg_diff'], '.1e')} | "
-                    f"{r['tflops']:.0f} | {fmt(r['dg_tflops'], '.0f')} | {fmt(ratio, '.2f')} |")
-        print(rows[-1], flush=True)
-    if ratios:
-        geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
-        rows.append(f"\nGeometric mean tilec / DeepGEMM (time ratio): {geo:.2f}x over {len(ratios)} cases")
-    table = "\n".join(rows)
-    print(f"\n{torch.cuda.get_device_name(0)}, {time.strftime('%Y-%m-%d')}\n{table}")
-    print(f"{failures} failing cases")
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(table + "\n")
-    return 1 if failures else 0
+        return (f"| {seq_len} | {seq_len_kv} | {heads} | {head_dim} | {int(cp)} | "
+                f"{'bf16' if dtype == torch.bfloat16 else 'f32'} | {int(clean)} | {int(compressed)} | "
+                f"{r['diff']:.1e} | {cell(r['mask_ok'], '')} | {r['same']} | {cell(r['dg_diff'], '.1e')} | "
+                f"{r['tflops']:.0f} | {cell(r['dg_tflops'], '.0f')} | {cell(ratio, '.2f')} |")
+    return run_table(args, cases, run_case,
+                     lambda r: r["diff"] < 1e-3 and r["mask_ok"] is not False and r["same"],
+                     header, row)
 
 
 if __name__ == "__main__":

@@ -44,14 +44,24 @@ def _flag(fn: str, name: str, value) -> bool:
     return value
 
 
+def _no_fp4(fn: str, q_sf, what: str) -> None:
+    if q_sf is not None:
+        raise NotImplementedError(
+            f"{fn}: argument 'q' holds FP4 data with scales: FP4 {what} "
+            f"are DeepGEMM's SM100 kernel; tilec has FP8 (q_sf None) on sm_90a")
+
+
+def _logits_dtype(fn: str, logits_dtype) -> None:
+    if logits_dtype not in _OUT:
+        raise ValueError(f"{fn}: argument 'logits_dtype' must be torch.float32 "
+                         f"or torch.bfloat16, got {logits_dtype!r}")
+
+
 def mqa_logits(fn: str, q, q_sf, kv_pair, weights, ks, ke, clean_logits,
                max_seqlen_k, logits_dtype) -> torch.Tensor:
     """Checks every argument (ValueError naming it), allocates the logits
     and launches the kernel."""
-    if q_sf is not None:
-        raise NotImplementedError(
-            f"{fn}: argument 'q' holds FP4 data with scales: FP4 MQA logits "
-            f"are DeepGEMM's SM100 kernel; tilec has FP8 (q_sf None) on sm_90a")
+    _no_fp4(fn, q_sf, "MQA logits")
     if not isinstance(kv_pair, (tuple, list)) or len(kv_pair) != 2:
         raise ValueError(f"{fn}: argument 'kv' must be a pair (kv e4m3 [SKV, D], "
                          f"kv_sf float32 [SKV]), got {type(kv_pair).__name__}")
@@ -65,9 +75,7 @@ def mqa_logits(fn: str, q, q_sf, kv_pair, weights, ks, ke, clean_logits,
         raise ValueError(f"{fn}: argument 'clean_logits' must be False with "
                          f"max_seqlen_k > 0 (compressed logits hold only the "
                          f"windows; DeepGEMM's rule)")
-    if logits_dtype not in _OUT:
-        raise ValueError(f"{fn}: argument 'logits_dtype' must be torch.float32 "
-                         f"or torch.bfloat16, got {logits_dtype!r}")
+    _logits_dtype(fn, logits_dtype)
     Q = Operand(fn, "q", q)
     KV = Operand(fn, "kv", kv_pair[0])
     KVS = Operand(fn, "kv", kv_pair[1])

@@ -67,6 +67,9 @@ _CANDIDATES = {
                                  "m_grouped_fp8_gemm_1d2d")],
     # DeepGEMM's fp8_mqa_logits: its params are the problem's (_mqa.py).
     "mqa_logits": [("lib/Kernels/mqa_logits.tile", "mqa_logits")],
+    # DeepGEMM's fp8_paged_mqa_logits (decode): the problem's params too
+    # (_paged_mqa.py).
+    "paged_mqa_logits": [("lib/Kernels/paged_mqa_logits.tile", "paged_mqa_logits")],
 }
 
 

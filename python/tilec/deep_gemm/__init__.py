@@ -19,6 +19,10 @@ Same names, argument order, defaults and tensor layouts as DeepGEMM
   1D2D) and the K-grouped ones (k_grouped_fp8_gemm_nt_contiguous,
   k_grouped_bf16_gemm_tn_contiguous: d[g] = c[g] + group g's product, one
   dense launch per non-empty group; the FP8 tn form is SM100's and raises).
+- the MQA logits of DeepSeek's lightning indexer: fp8_fp4_mqa_logits and
+  fp8_mqa_logits (prefill), and the paged decode form
+  (get_paged_mqa_logits_metadata, fp8_fp4_paged_mqa_logits,
+  fp8_paged_mqa_logits); FP4 and varlen indices are SM100's and raise.
 - cublaslt_gemm_nt/nn/tn/tt through torch, set_num_sms / get_num_sms, the
   layout helpers and casts (tilec.deep_gemm.utils, also re-exported here)
   and tilec.deep_gemm.testing.
@@ -30,7 +34,7 @@ the argument and the expected value, before any launch.
 
 import torch
 
-from .. import _gemm, _kgrouped, _mqa, _ops
+from .. import _gemm, _kgrouped, _mqa, _ops, _paged_mqa
 from .. import _grouped as _grouped_impl
 from . import testing, utils
 from .utils import *  # noqa: F401,F403 (DeepGEMM re-exports its utils)
@@ -365,14 +369,53 @@ def fp8_mqa_logits(q, kv, weights, cu_seq_len_k_start, cu_seq_len_k_end,
                            max_seqlen_k, torch.float32)
 
 
+def get_paged_mqa_logits_metadata(context_lens, block_kv, num_sms, indices=None):
+    """The schedule of fp8_fp4_paged_mqa_logits: int32 [num_sms + 1, 2], row
+    i the (batch, 256-key split) where SM i's work starts, the splits of all
+    batches shared out evenly (DeepGEMM's format and balance). context_lens
+    int32 [B, next_n] (or [B]); block_kv 64. Torch ops on the tensor's
+    device: no host sync, so it can be captured in a CUDA graph."""
+    return _paged_mqa.metadata("get_paged_mqa_logits_metadata", context_lens,
+                               block_kv, num_sms, indices)
+
+
+def fp8_fp4_paged_mqa_logits(q, kv_cache, weights, context_lens, block_table,
+                             schedule_meta, max_context_len, clean_logits=False,
+                             logits_dtype=torch.float32, indices=None):
+    """logits[b * next_n + j, t] = sum_h weights[b * next_n + j, h]
+    relu(q[b, j, h] . kv[t]) kv_sf[t] for t below query j's context length,
+    key t of batch b in page block_table[b, t // 64]: q = (e4m3 [B, next_n,
+    H, D], None), kv_cache uint8 [num_blocks, 64, 1, D + 4] (each page's 64
+    x D e4m3 bytes, then its 64 float32 scales), weights float32
+    [B * next_n, H], context_lens int32 [B, next_n] (or [B]: query j sees
+    context_lens[b] - next_n + j + 1 keys), block_table int32 [B, max
+    blocks], schedule_meta from get_paged_mqa_logits_metadata. Returns
+    [B * next_n, max_context_len]: -inf at and past each query's context
+    length with clean_logits, unspecified there without."""
+    function = "fp8_fp4_paged_mqa_logits"
+    q_fp, q_sf = _gemm._pair(function, "q", q)
+    return _paged_mqa.paged_mqa_logits(function, q_fp, q_sf, kv_cache, weights,
+                                       context_lens, block_table, schedule_meta,
+                                       max_context_len, clean_logits,
+                                       logits_dtype, indices)
+
+
+def fp8_paged_mqa_logits(q, kv_cache, weights, context_lens, block_table,
+                         schedule_meta, max_context_len, clean_logits=False,
+                         indices=None):
+    """DeepGEMM's older name: q e4m3 [B, next_n, H, D], float32 logits."""
+    return _paged_mqa.paged_mqa_logits("fp8_paged_mqa_logits", q, None, kv_cache,
+                                       weights, context_lens, block_table,
+                                       schedule_meta, max_context_len,
+                                       clean_logits, torch.float32, indices)
+
+
 #===------------------------------------------------------------------------===#
 # What tilec does not have (yet)
 #===------------------------------------------------------------------------===#
 
 _NOT_IMPLEMENTED = (
     "fp8_gemm_nt_skip_head_mid", "einsum", "fp8_einsum",
-    "get_paged_mqa_logits_metadata", "fp8_fp4_paged_mqa_logits",
-    "fp8_paged_mqa_logits",
     "tf32_hc_prenorm_gemm", "SymmBuffer", "get_symm_buffer_for_mega_moe",
     "transform_weights_for_mega_moe", "fp8_fp4_mega_moe", "bf16_mega_moe",
 )
