@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Bar chart of bench/py_mqa_bench.py's table: tilec / DeepGEMM speed of
-fp8_mqa_logits per case, coloured by heads x head dim.
+"""Bar chart of an MQA logits bench table: tilec / DeepGEMM speed per case,
+coloured by heads x head dim.
 
     python3 bench/plot_mqa.py TABLE.md OUT.png [title]
+
+Reads py_mqa_bench.py's and py_paged_mqa_bench.py's tables alike.
 """
 
 import sys
@@ -14,15 +16,22 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def rows(path):
-    """(label, H x D, ratio) of each timed row of the table."""
+    """(label, colour key, ratio) of each timed row of the table: the label
+    from the columns before 'diff', the colour from heads x head dim."""
+    header = None
     for line in open(path, encoding="utf-8"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 15 or not cells[0].isdigit() or cells[-1] == "-":
+        if "diff" in cells:
+            header = cells
             continue
-        sq, skv, h, d, cp, logits, clean, cmp = cells[:8]
-        flags = "".join(f for f, on in (("clean", clean), ("cmp", cmp)) if on == "1")
-        label = f"{sq}x{skv}\nH{h} D{d} cp{cp}\n{logits} {flags}"
-        yield label, f"H{h} D{d}", float(cells[-1])
+        if header is None or len(cells) != len(header) or not cells[0].isdigit() \
+                or cells[-1] == "-":
+            continue
+        named = dict(zip(header, cells))
+        shape = cells[:header.index("diff")]
+        label = "\n".join(" ".join(f"{n}{v}" for n, v in zip(header[i:i + 2], shape[i:i + 2]))
+                          for i in range(0, len(shape), 2))
+        yield label, f"H{named['H']} D{named['D']}", float(cells[-1])
 
 
 def main():
@@ -31,7 +40,7 @@ def main():
     data = list(rows(sys.argv[1]))
     palette = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
     kinds = sorted({kind for _, kind, _ in data})
-    fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(data)), 4.5))
+    fig, ax = plt.subplots(figsize=(max(6, 0.8 * len(data)), 5))
     for i, (label, kind, ratio) in enumerate(data):
         ax.bar(i, ratio, color=palette[kinds.index(kind) % len(palette)],
                label=kind if kind not in [k for _, k, _ in data[:i]] else None)
