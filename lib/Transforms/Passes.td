@@ -101,7 +101,10 @@ def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::tile::KernelOp"> 
   let description = [{
     Each warpgroup that runs a role gets one branch of an if/else chain on the
     warpgroup id; its register budget becomes setmaxnreg (dec below the
-    kernel's starting allocation, inc above); inside, each role tests the warp
+    kernel's starting allocation, inc above; the budgets together must fit
+    that allocation, 65536 / threads rounded down to 8 per thread, since an
+    inc waits for registers other warpgroups gave back and would wait
+    forever); inside, each role tests the warp
     id, and single-thread roles elect one lane with elect.sync.
     `tile.single_thread` regions become branches on the thread id, except a
     region that only arrives on barriers: its arrives take the condition as
