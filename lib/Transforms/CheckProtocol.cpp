@@ -232,6 +232,12 @@ private:
   std::vector<BarrierArray> arrays;
   DenseMap<Operation *, int> arrayOf;
   DenseSet<Operation *> relevant;
+  /// Ops outside the barrier traffic that the agents evaluate (one result,
+  /// no regions, no effects, or an id), classified once: the traces ask
+  /// for every op they step over.
+  DenseSet<Operation *> evaluated;
+  /// The single-result arith ops, for evalPure.
+  DenseSet<Operation *> arithOps;
   DenseMap<Value, std::pair<llvm::hash_code, bool>> keys;
   SmallVector<LoopSymbol, 4> symbols;
   DenseMap<Operation *, int> symbolOf;
@@ -265,6 +271,12 @@ void ProtocolChecker::collectBarriers() {
 /// and every region op around them.
 void ProtocolChecker::markRelevant() {
   kernel.walk([&](Operation *op) {
+    if (op->getNumResults() == 1 && !op->getNumRegions() &&
+        (isa<IdOp>(op) || isMemoryEffectFree(op)))
+      evaluated.insert(op);
+    if (op->getNumResults() == 1 && op->getDialect() &&
+        op->getDialect()->getNamespace() == "arith")
+      arithOps.insert(op);
     bool traffic =
         isa<BarrierArriveOp, BarrierWaitOp, PipelineInitOp, PipelineAdvanceOp>(
             op);
@@ -580,8 +592,7 @@ void ProtocolChecker::evalPure(int a, Operation *op) {
       set(AbsVal::integer(isa<PipelineStageOp>(op) ? v.stage : v.phase));
     return;
   }
-  if (op->getNumResults() != 1 || !op->getDialect() ||
-      op->getDialect()->getNamespace() != "arith")
+  if (!arithOps.contains(op))
     return;
   // A select with a known condition needs only the chosen side.
   if (auto sel = dyn_cast<arith::SelectOp>(op)) {
@@ -741,8 +752,7 @@ void ProtocolChecker::reset(ArrayRef<int64_t> trips) {
                          "roles is not modelled");
         continue;
       }
-      if (op.getNumResults() == 1 && isMemoryEffectFree(&op) &&
-          !op.getNumRegions() && !ctaEnv[cta].count(op.getResult(0))) {
+      if (evaluated.contains(&op) && !ctaEnv[cta].count(op.getResult(0))) {
         // A top-level value is the same for every agent of the CTA.
         evalPure(a, &op);
         auto it = agents[a].env.find(op.getResult(0));
@@ -799,8 +809,7 @@ ProtocolChecker::Exec ProtocolChecker::exec(int a, Operation *op) {
   };
 
   if (!relevant.contains(op)) {
-    if (op->getNumResults() == 1 && !op->getNumRegions() &&
-        (isMemoryEffectFree(op) || isa<IdOp>(op)))
+    if (evaluated.contains(op))
       evalPure(a, op);
     return Exec::Next;
   }
