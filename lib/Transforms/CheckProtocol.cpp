@@ -25,6 +25,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Debug.h"
 
+#include <functional>
 #include <numeric>
 
 #define DEBUG_TYPE "tile-check-protocol"
@@ -174,6 +175,16 @@ struct LoopSymbol {
   bool innermost = true;
 };
 
+/// A run-time condition of a branch around barrier traffic (a leaf of its
+/// and / or / xor tree): conditions of different roles that are the same
+/// expression share one; one that depends on the warpgroup or warp id has
+/// one value per agent of its role. Each trace fixes every value.
+struct CondAtom {
+  Value first;
+  bool perAgent = false;
+  RoleOp role; // perAgent: the role whose agents evaluate it
+};
+
 class ProtocolChecker {
 public:
   explicit ProtocolChecker(KernelOp kernel) : kernel(kernel) {}
@@ -186,6 +197,9 @@ private:
   void collectBarriers();
   void markRelevant();
   void collectLoopSymbols();
+  void collectCondAtoms();
+  bool dependsOnAgent(Value v, DenseSet<Value> &seen);
+  int condSlot(int atom, int a) const;
   std::pair<llvm::hash_code, bool> structuralKey(Value v);
   void buildAgents();
 
@@ -245,6 +259,10 @@ private:
   std::vector<DenseMap<Value, AbsVal>> ctaEnv;
   std::vector<BarrierState> barriers;
   SmallVector<int64_t> currentTrips;
+  SmallVector<CondAtom, 4> condAtoms;
+  DenseMap<Value, int> condAtomOf;
+  DenseMap<std::pair<int, int>, int> condSlots; // (atom, agent or -1) -> bit
+  uint64_t currentConds = 0;                    // bit per slot, this trace
   std::optional<Unsupported> skip;
   bool found = false;
   bool evaluatingTopLevel = false;
@@ -394,6 +412,75 @@ void ProtocolChecker::collectLoopSymbols() {
   }
 }
 
+/// Whether `v` depends on the warpgroup or warp id (so that each agent of a
+/// role may see its own value).
+bool ProtocolChecker::dependsOnAgent(Value v, DenseSet<Value> &seen) {
+  if (!seen.insert(v).second)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      return dependsOnAgent(loop.getLowerBound(), seen) ||
+             dependsOnAgent(loop.getUpperBound(), seen) ||
+             dependsOnAgent(loop.getStep(), seen);
+    return false;
+  }
+  Operation *op = v.getDefiningOp();
+  if (auto id = dyn_cast<IdOp>(op))
+    return id.getKind() == IdKind::warpgroup ||
+           id.getKind() == IdKind::warp_in_warpgroup;
+  return llvm::any_of(op->getOperands(),
+                      [&](Value x) { return dependsOnAgent(x, seen); });
+}
+
+/// The run-time conditions of the branches around barrier traffic, as
+/// atoms (the leaves of their and / or / xor trees), and one trace bit per
+/// atom, or per agent of its role for an atom that depends on the agent.
+void ProtocolChecker::collectCondAtoms() {
+  DenseMap<llvm::hash_code, int> byKey;
+  std::function<void(Value)> decompose = [&](Value c) {
+    Operation *def = c.getDefiningOp();
+    if (def && isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(def)) {
+      for (Value operand : def->getOperands())
+        decompose(operand);
+      return;
+    }
+    auto [key, dynamic] = structuralKey(c);
+    if (!dynamic || condAtomOf.count(c))
+      return;
+    DenseSet<Value> seen;
+    bool perAgent = dependsOnAgent(c, seen);
+    RoleOp role = def ? def->getParentOfType<RoleOp>() : RoleOp();
+    if (auto arg = dyn_cast<BlockArgument>(c))
+      role = arg.getOwner()->getParentOp()->getParentOfType<RoleOp>();
+    // An atom of one agent's role is its own: others never evaluate it.
+    if (perAgent)
+      key = llvm::hash_combine(key, role.getOperation());
+    auto [it, inserted] = byKey.try_emplace(key, condAtoms.size());
+    if (inserted)
+      condAtoms.push_back({c, perAgent, role});
+    condAtomOf[c] = it->second;
+  };
+  kernel.walk([&](scf::IfOp branch) {
+    if (relevant.contains(branch))
+      decompose(branch.getCondition());
+  });
+  int slots = 0;
+  for (auto [index, atom] : llvm::enumerate(condAtoms)) {
+    if (!atom.perAgent) {
+      condSlots[{static_cast<int>(index), -1}] = slots++;
+      continue;
+    }
+    for (int a = 0, e = agents.size(); a < e; ++a)
+      if (agents[a].role == atom.role)
+        condSlots[{static_cast<int>(index), a}] = slots++;
+  }
+}
+
+int ProtocolChecker::condSlot(int atom, int a) const {
+  auto it = condSlots.find({atom, condAtoms[atom].perAgent ? a : -1});
+  return it == condSlots.end() ? -1 : it->second;
+}
+
 void ProtocolChecker::buildAgents() {
   clusterSize = kernel.getClusterSize();
   SmallVector<RoleOp> roles;
@@ -465,6 +552,10 @@ AbsVal ProtocolChecker::eval(int a, Value v) {
   auto bit = base.find(v);
   if (bit != base.end())
     return bit->second;
+  // A run-time branch condition: its value in this trace.
+  if (auto atom = condAtomOf.find(v); atom != condAtomOf.end())
+    if (int slot = condSlot(atom->second, a); slot >= 0)
+      return AbsVal::integer((currentConds >> slot) & 1);
   return {};
 }
 
@@ -1159,6 +1250,13 @@ void ProtocolChecker::noteTrips(InFlightDiagnostic &diag) {
     diag.attachNote(sym.first.getLoc())
         << "in this trace the loop here runs " << trips << " time"
         << (trips == 1 ? "" : "s");
+  for (auto [key, slot] : condSlots) {
+    auto [atom, a] = key;
+    bool value = (currentConds >> slot) & 1;
+    diag.attachNote(condAtoms[atom].first.getLoc())
+        << "in this trace the condition here is " << (value ? "true" : "false")
+        << (a >= 0 ? " for " + agents[a].name : std::string());
+  }
 }
 
 /// Notes on the agents that arrive on `elem`'s array and what they do now;
@@ -1340,6 +1438,20 @@ LogicalResult ProtocolChecker::run() {
   markRelevant();
   collectLoopSymbols();
   buildAgents();
+  collectCondAtoms();
+  // Each trace explores every value of the conditions' bits; few enough
+  // that a kernel's check stays a few times its usual cost.
+  constexpr int kMaxCondSlots = 4;
+  if (condSlots.size() > kMaxCondSlots) {
+    emitWarning(condAtoms.front().first.getLoc())
+        << "the protocol check skips kernel '" << kernel.getSymName()
+        << "': " << condSlots.size()
+        << " branch conditions known only at run time decide barrier "
+           "traffic, over the "
+        << kMaxCondSlots << " it explores";
+    return success();
+  }
+  uint64_t condValues = uint64_t(1) << condSlots.size();
   // Trip counts: every count up to two laps of each ring and one more for
   // innermost run-time loops, 0..3 for the loops around them; the smallest
   // traces first, so that a finding comes with the shortest trace.
@@ -1365,14 +1477,27 @@ LogicalResult ProtocolChecker::run() {
     return std::accumulate(x.begin(), x.end(), int64_t(0)) <
            std::accumulate(y.begin(), y.end(), int64_t(0));
   });
+  // The conditions multiply the traces: beyond a budget the kernel is
+  // skipped (a warning), not checked in part.
+  constexpr uint64_t kMaxRuns = 512;
+  if (condValues > 1 && traces.size() * condValues > kMaxRuns) {
+    emitWarning(condAtoms.front().first.getLoc())
+        << "the protocol check skips kernel '" << kernel.getSymName()
+        << "': its " << condSlots.size() << " run-time branch conditions and "
+        << traces.size() << " loop traces make " << traces.size() * condValues
+        << " runs, over the " << kMaxRuns << " it explores";
+    return success();
+  }
   for (const auto &trips : traces) {
-    simulate(trips);
-    if (found)
-      return failure();
-    if (skip) {
-      emitWarning(skip->loc) << "the protocol check skips kernel '"
-                             << kernel.getSymName() << "': " << skip->reason;
-      return success();
+    for (currentConds = 0; currentConds < condValues; ++currentConds) {
+      simulate(trips);
+      if (found)
+        return failure();
+      if (skip) {
+        emitWarning(skip->loc) << "the protocol check skips kernel '"
+                               << kernel.getSymName() << "': " << skip->reason;
+        return success();
+      }
     }
   }
   return success();
