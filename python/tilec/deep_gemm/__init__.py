@@ -54,9 +54,9 @@ _fast = _gemm.fast_dispatcher
 
 
 def set_num_sms(new_num_sms: int) -> None:
-    """The SM count tilec's configs plan for. (tilec's persistent kernels
-    still start one CTA per SM of the device: the runtime has no grid limit
-    yet, so this does not leave SMs free for other work.)"""
+    """The SM count tilec's kernels use: the configs plan for it and the
+    persistent grids launch at most that many CTAs (whole clusters), leaving
+    the other SMs to other work."""
     _gemm.set_num_sms(new_num_sms)
 
 
