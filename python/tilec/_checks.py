@@ -75,6 +75,12 @@ class Operand:
             raise self.fail(f"{labels} must be row-major (N-major: stride(1) == 1, "
                             f"stride(0) >= {cols}), got strides {list(self.strides)}")
 
+    def expect_contiguous(self, why: str) -> None:
+        """torch-contiguous (the layouts that take no strides)."""
+        if not self.tensor.is_contiguous():
+            raise self.fail(f"must be contiguous ({why}), got strides "
+                            f"{list(self.strides)}")
+
     def expect_tma_rows(self, contiguous_dim: int) -> None:
         """The outer stride of a 2-D TMA operand in bytes is a multiple of 16
         (so, for a contiguous tensor, the contiguous dim's bytes are)."""
@@ -88,6 +94,14 @@ class Operand:
                 f"needs a stride of dim {outer} of a multiple of 16 bytes "
                 f"({TMA_ALIGN // size} elements) for TMA, got {self.strides[outer]} "
                 f"elements ({stride_bytes} bytes)")
+
+
+def expect_bool(function: str, name: str, value) -> bool:
+    """A flag argument: a bool, not a number that happens to be truthy."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{function}: argument '{name}' must be a bool, got "
+                         f"{value!r}")
+    return value
 
 
 def expect_same_device(operands, allow_cpu: bool) -> Optional[int]:

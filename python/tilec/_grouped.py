@@ -23,7 +23,7 @@ from typing import NamedTuple, Optional, Tuple
 import torch
 
 from . import _cache, _configs, _gemm, quant
-from ._checks import (Operand, TMA_ALIGN, expect_aligned,
+from ._checks import (Operand, TMA_ALIGN, expect_aligned, expect_bool,
                       expect_compiled_dims, expect_same_device)
 
 # DeepGEMM's SM90 alignment of the groups of a contiguous layout (its
@@ -188,9 +188,7 @@ def _layout(fn: str, masked: bool, table, use_psum_layout,
 def _contiguous_layout(fn: str, use_psum_layout, expected_m_for_psum_layout,
                        rows: int, groups: int, A: Operand) -> Tuple[str, int]:
     """(layout, rows the config plans for) of a contiguous call."""
-    if not isinstance(use_psum_layout, bool):
-        raise ValueError(f"{fn}: argument 'use_psum_layout' must be a bool, got "
-                         f"{use_psum_layout!r}")
+    expect_bool(fn, "use_psum_layout", use_psum_layout)
     if expected_m_for_psum_layout is not None:
         if not use_psum_layout:
             raise ValueError(f"{fn}: argument 'expected_m_for_psum_layout' needs "

@@ -31,7 +31,7 @@ from typing import NamedTuple, Optional, Tuple
 import torch
 
 from . import _gemm, _grouped, _ops, quant
-from ._checks import Operand, expect_compiled_dims, expect_same_device
+from ._checks import Operand, expect_bool, expect_compiled_dims, expect_same_device
 
 FP8_K_ALIGNMENT = 128       # one 128-K scale block per group's K block
 FP8_RECIPE = (1, 1, 128)    # the only one DeepGEMM takes for K-grouped FP8
@@ -59,10 +59,8 @@ class KGroupedPlan(NamedTuple):
 #===------------------------------------------------------------------------===#
 
 
-def _expect_contiguous(op: Operand) -> None:
-    if not op.tensor.is_contiguous():
-        raise op.fail(f"must be contiguous (DeepGEMM's rule for K-grouped "
-                      f"GEMMs), got strides {list(op.strides)}")
+# Why K-grouped operands must be contiguous (the checks' messages).
+_CONTIGUOUS = "DeepGEMM's rule for K-grouped GEMMs"
 
 
 def _check_ks(fn: str, ks_cpu, groups: int, alignment: int,
@@ -93,7 +91,7 @@ def _check_output(fn: str, d, ks_cpu, grouped_layout, c, alignment: int,
     D = Operand(fn, "d", d)
     D.expect_dtype(torch.float32)
     D.expect_rank(3, "[G, M, N]")
-    _expect_contiguous(D)
+    D.expect_contiguous(_CONTIGUOUS)
     groups = D.shape[0]
     ks = _check_ks(fn, ks_cpu, groups, alignment, alignment_name)
     L = _grouped._expect_int32_vector(fn, "grouped_layout", grouped_layout,
@@ -106,7 +104,7 @@ def _check_output(fn: str, d, ks_cpu, grouped_layout, c, alignment: int,
     C = Operand(fn, "c", c)
     C.expect_dtype(torch.float32)
     C.expect_shape(D.shape, "[G, M, N] (d's)")
-    _expect_contiguous(C)
+    C.expect_contiguous(_CONTIGUOUS)
     if C.device != D.device:
         raise C.fail(f"is on {C.device}, but 'd' is on {D.device}")
     return D, ks, L, c
@@ -120,10 +118,7 @@ def _expect_multiple(op: Operand, dim: str, value: int, elements: int,
 
 
 def _check_psum(fn: str, use_psum_layout, error) -> None:
-    if not isinstance(use_psum_layout, bool):
-        raise ValueError(f"{fn}: argument 'use_psum_layout' must be a bool, got "
-                         f"{use_psum_layout!r}")
-    if use_psum_layout:
+    if expect_bool(fn, "use_psum_layout", use_psum_layout):
         raise error
 
 
@@ -148,7 +143,7 @@ def fp8_plan(a_pair, b_pair, d, ks_cpu, grouped_layout, c, recipe=FP8_RECIPE,
     A, B = Operand(fn, "a", a), Operand(fn, "b", b)
     for op, mn in ((A, "M"), (B, "N")):
         op.expect_dtype(torch.float8_e4m3fn)
-        _expect_contiguous(op)
+        op.expect_contiguous(_CONTIGUOUS)
         rows = m if op is A else n
         if op.tensor.numel() != sum_k * rows:
             raise op.fail(f"must hold sum(ks_cpu) * {mn} = {sum_k} * {rows} = "
@@ -193,7 +188,7 @@ def bf16_plan(a, b, d, ks_cpu, grouped_layout, c, compiled_dims: str = "mn",
         op.expect_dtype(torch.bfloat16)
         op.expect_rank(2, f"[sum(ks_cpu), {mn}]")
         op.expect_shape((sum_k, size), f"[sum(ks_cpu), {mn}]")
-        _expect_contiguous(op)
+        op.expect_contiguous(_CONTIGUOUS)
     if m and n and sum_k:   # TMA's rules bind only tensors that are read
         for op, mn, size in ((A, "M", m), (B, "N", n)):
             _expect_multiple(op, mn, size, 8, f"its [sum(K), {mn}] rows are "

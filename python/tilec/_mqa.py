@@ -18,7 +18,8 @@ outside each window in the same kernel (DeepGEMM runs a second one).
 import torch
 
 from . import _cache, _gemm
-from ._checks import Operand, expect_aligned, expect_same_device
+from ._checks import Operand, expect_aligned, expect_bool, expect_same_device
+from .quant import align
 
 FAMILY = "mqa_logits"
 # Keys per block (the spec's BLOCK_KV: 64 per math warpgroup) and the query
@@ -26,22 +27,6 @@ FAMILY = "mqa_logits"
 BLOCK_KV = 256
 BLOCK_QH = 128
 _OUT = {torch.float32: "f32", torch.bfloat16: "bf16"}
-
-
-def _ceil(x: int, a: int) -> int:
-    return (x + a - 1) // a * a
-
-
-def _contiguous(op: Operand, labels: str) -> None:
-    if not op.tensor.is_contiguous():
-        raise op.fail(f"must be contiguous ({labels}), got strides "
-                      f"{list(op.strides)}")
-
-
-def _flag(fn: str, name: str, value) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{fn}: argument '{name}' must be a bool, got {value!r}")
-    return value
 
 
 def _no_fp4(fn: str, q_sf, what: str) -> None:
@@ -65,7 +50,7 @@ def mqa_logits(fn: str, q, q_sf, kv_pair, weights, ks, ke, clean_logits,
     if not isinstance(kv_pair, (tuple, list)) or len(kv_pair) != 2:
         raise ValueError(f"{fn}: argument 'kv' must be a pair (kv e4m3 [SKV, D], "
                          f"kv_sf float32 [SKV]), got {type(kv_pair).__name__}")
-    clean = _flag(fn, "clean_logits", clean_logits)
+    clean = expect_bool(fn, "clean_logits", clean_logits)
     if not isinstance(max_seqlen_k, int) or isinstance(max_seqlen_k, bool) \
             or max_seqlen_k < 0:
         raise ValueError(f"{fn}: argument 'max_seqlen_k' must be an int >= 0 "
@@ -91,16 +76,16 @@ def mqa_logits(fn: str, q, q_sf, kv_pair, weights, ks, ke, clean_logits,
                      f"got {heads}")
     if head_dim not in (32, 64, 128):
         raise Q.fail(f"must have a head dim of 32, 64 or 128, got {head_dim}")
-    _contiguous(Q, "[SQ, H, D]")
+    Q.expect_contiguous("[SQ, H, D]")
     KV.expect_dtype(torch.float8_e4m3fn)
     KV.expect_rank(2, "[SKV, D]")
     seq_len_kv = KV.shape[0]
     KV.expect_shape((seq_len_kv, head_dim), f"[SKV, D] with D = {head_dim} (q's)")
-    _contiguous(KV, "[SKV, D]")
+    KV.expect_contiguous("[SKV, D]")
     KVS.expect_dtype(torch.float32)
     KVS.expect_rank(1, "[SKV]")
     KVS.expect_shape((seq_len_kv,), "[SKV] (kv's rows)")
-    _contiguous(KVS, "[SKV]")
+    KVS.expect_contiguous("[SKV]")
     W.expect_dtype(torch.float32)
     W.expect_rank(2, "[SQ, H]")
     W.expect_shape((seq_len, heads), "[SQ, H] (q's)")
@@ -112,19 +97,19 @@ def mqa_logits(fn: str, q, q_sf, kv_pair, weights, ks, ke, clean_logits,
         op.expect_dtype(torch.int32)
         op.expect_rank(1, "[SQ]")
         op.expect_shape((seq_len,), "[SQ] (q's tokens)")
-        _contiguous(op, "[SQ]")
+        op.expect_contiguous("[SQ]")
     operands = (Q, KV, KVS, W, KS, KE)
     device = expect_same_device(operands, allow_cpu=_gemm._runtime.dry_run())
 
     block_q = BLOCK_QH // heads
     stride_align = 1024 // torch.empty((), dtype=logits_dtype).element_size()
     if compressed:
-        stride = _ceil(_ceil(max_seqlen_k, BLOCK_KV), stride_align)
+        stride = align(align(max_seqlen_k, BLOCK_KV), stride_align)
         columns = max_seqlen_k
     else:
-        stride = _ceil(seq_len_kv + BLOCK_KV, stride_align)
+        stride = align(seq_len_kv + BLOCK_KV, stride_align)
         columns = seq_len_kv
-    buffer = torch.empty((_ceil(seq_len, block_q), stride), dtype=logits_dtype,
+    buffer = torch.empty((align(seq_len, block_q), stride), dtype=logits_dtype,
                          device=Q.device)
     logits = buffer[:seq_len, :columns]
     if seq_len == 0 or columns == 0:

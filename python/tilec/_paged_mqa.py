@@ -34,8 +34,9 @@ context length in the same kernel (DeepGEMM runs a second one, and only for
 import torch
 
 from . import _cache, _gemm
-from ._checks import Operand, expect_aligned, expect_same_device
-from ._mqa import _OUT, _ceil, _contiguous, _flag, _logits_dtype, _no_fp4
+from ._checks import Operand, expect_aligned, expect_bool, expect_same_device
+from ._mqa import _OUT, _logits_dtype, _no_fp4
+from .quant import align
 
 FAMILY = "paged_mqa_logits"
 # Keys per page (DeepGEMM's SM90 block_kv, the spec's PAGE) and per work item
@@ -71,7 +72,7 @@ def _context_lens(fn: str, context_lens, batch=None, next_n=None) -> Operand:
             lens.expect_shape((batch, next_n), "[B, next_n] (q's)")
         else:
             lens.expect_shape((batch,), "[B] (q's)")
-    _contiguous(lens, "[B, next_n]" if len(lens.shape) == 2 else "[B]")
+    lens.expect_contiguous("[B, next_n]" if len(lens.shape) == 2 else "[B]")
     return lens
 
 
@@ -146,7 +147,7 @@ def paged_mqa_logits(fn: str, q, q_sf, kv_cache, weights, context_lens,
     and launches the kernel."""
     _no_fp4(fn, q_sf, "paged MQA logits")
     _no_indices(fn, indices)
-    clean = _flag(fn, "clean_logits", clean_logits)
+    clean = expect_bool(fn, "clean_logits", clean_logits)
     _int(fn, "max_context_len", max_context_len, 0)
     _logits_dtype(fn, logits_dtype)
     Q = Operand(fn, "q", q)
@@ -166,7 +167,7 @@ def paged_mqa_logits(fn: str, q, q_sf, kv_cache, weights, context_lens,
         raise Q.fail(f"must have 1 to {128 // heads} query tokens per batch with "
                      f"{heads} heads (next_n x heads <= 128: one wgmma's N), "
                      f"got next_n = {next_n}")
-    _contiguous(Q, "[B, next_n, H, D]")
+    Q.expect_contiguous("[B, next_n, H, D]")
     KV.expect_dtype(torch.uint8)
     KV.expect_rank(4, "[num_blocks, block_kv, 1, D + 4]")
     blocks = KV.shape[0]
@@ -184,7 +185,7 @@ def paged_mqa_logits(fn: str, q, q_sf, kv_cache, weights, context_lens,
     W.expect_dtype(torch.float32)
     W.expect_rank(2, "[B * next_n, H]")
     W.expect_shape((batch * next_n, heads), "[B * next_n, H] (q's)")
-    _contiguous(W, "[B * next_n, H]")
+    W.expect_contiguous("[B * next_n, H]")
     lens = _context_lens(fn, context_lens, batch, next_n)
     BT.expect_dtype(torch.int32)
     BT.expect_rank(2, "[B, max_blocks]")
@@ -199,13 +200,13 @@ def paged_mqa_logits(fn: str, q, q_sf, kv_cache, weights, context_lens,
     if S.shape[0] < 2 or S.shape[1] != 2:
         raise S.fail(f"must have shape [num_sms + 1, 2] (get_paged_mqa_logits_metadata's), "
                      f"got {list(S.shape)}")
-    _contiguous(S, "[num_sms + 1, 2]")
+    S.expect_contiguous("[num_sms + 1, 2]")
     operands = (Q, KV, W, lens, BT, S)
     device = expect_same_device(operands, allow_cpu=_gemm._runtime.dry_run())
 
     rows = batch * next_n
     stride_align = 1024 // torch.empty((), dtype=logits_dtype).element_size()
-    stride = _ceil(_ceil(max_context_len, SPLIT_KV), stride_align)
+    stride = align(align(max_context_len, SPLIT_KV), stride_align)
     buffer = torch.empty((rows, stride), dtype=logits_dtype, device=Q.device)
     logits = buffer[:, :max_context_len]
     if rows == 0 or max_context_len == 0:
