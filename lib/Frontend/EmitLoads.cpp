@@ -23,6 +23,26 @@ using namespace mlir;
 /// In FragBroadcast order after `none`.
 static const llvm::StringRef kLoadBroadcasts[] = {"rows", "cols"};
 
+/// The extents a fragment access spans in memory, and their names for
+/// messages: rows and columns of a full fragment; one line along the last
+/// dimension for a broadcast one (its rows, or its columns). Loads and
+/// stores of fragments share it.
+static void spannedExtents(ArrayRef<int64_t> fragShape,
+                           tile::FragBroadcast broadcast,
+                           SmallVectorImpl<int64_t> &extents,
+                           SmallVectorImpl<llvm::StringRef> &what) {
+  if (broadcast == tile::FragBroadcast::none) {
+    extents.assign({fragShape[0], fragShape[1]});
+    what.assign({"rows", "columns"});
+  } else if (broadcast == tile::FragBroadcast::rows) {
+    extents.assign({fragShape[0]});
+    what.assign({"rows"});
+  } else {
+    extents.assign({fragShape[1]});
+    what.assign({"columns"});
+  }
+}
+
 /// The shape and element type of a global tensor or shared buffer, or
 /// nothing for other buffers.
 static std::optional<std::pair<ArrayRef<int64_t>, Type>>
@@ -255,25 +275,16 @@ Val Emitter::emitLoad(const CallExpr &call) {
   }
   auto [shape, elementType] = *memoryShape(*src);
   ArrayRef<int64_t> fragShape = likeType.getShape();
+  if (broadcast == tile::FragBroadcast::none && shape.size() < 2) {
+    error(args[0]->getRange(),
+          "a full fragment reads a 2-D tile, but '" + src->name() +
+              "' has rank 1; read one value per column with broadcast = "
+              "cols (or per row with rows)");
+    return Val::error();
+  }
   SmallVector<int64_t, 2> extents;
   SmallVector<llvm::StringRef, 2> what;
-  if (broadcast == tile::FragBroadcast::none) {
-    if (shape.size() < 2) {
-      error(args[0]->getRange(),
-            "a full fragment reads a 2-D tile, but '" + src->name() +
-                "' has rank 1; read one value per column with broadcast = "
-                "cols (or per row with rows)");
-      return Val::error();
-    }
-    extents = {fragShape[0], fragShape[1]};
-    what = {"rows", "columns"};
-  } else if (broadcast == tile::FragBroadcast::rows) {
-    extents = {fragShape[0]};
-    what = {"rows"};
-  } else {
-    extents = {fragShape[1]};
-    what = {"columns"};
-  }
+  spannedExtents(fragShape, broadcast, extents, what);
   SmallVector<Value> indices;
   if (!tileStarts(*src, extents, what, indices))
     return Val::error();
@@ -314,9 +325,9 @@ Val Emitter::storeGlobal(const CallExpr &call, const BufferRef &dst,
                 describeVal(value));
       return Val::error();
     }
-    bool rows = lines == tile::FragBroadcast::rows;
-    SmallVector<int64_t, 1> extents = {frag.getShape()[rows ? 0 : 1]};
-    SmallVector<llvm::StringRef, 1> what = {rows ? "rows" : "columns"};
+    SmallVector<int64_t, 2> extents;
+    SmallVector<llvm::StringRef, 2> what;
+    spannedExtents(frag.getShape(), lines, extents, what);
     SmallVector<Value> indices;
     if (!tileStarts(dst, extents, what, indices))
       return Val::error();
