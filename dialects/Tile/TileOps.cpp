@@ -541,65 +541,159 @@ LogicalResult GemmCommitOp::verify() {
 // Tensor memory and fragments
 //===----------------------------------------------------------------------===//
 
-/// The asynchronous op (a wgmma tile.gemm_async, a tile.tmem_load) whose
-/// result may still be in flight when `value` is read: the value flows from
-/// it, through loops and branches, without a tile.gemm_wait (pending 0) or a
-/// tile.tmem_wait in between. Null when the value is settled.
-static Operation *findInFlightProducer(Value value,
-                                       llvm::SmallPtrSetImpl<Value> &seen) {
-  if (!seen.insert(value).second)
-    return nullptr;
-  auto fromYields = [&](Operation *parent, unsigned index) -> Operation * {
+/// Whether `op` closes a wgmma group (a commit without a barrier).
+static bool isWgmmaCommit(Operation &op) {
+  auto commit = dyn_cast<GemmCommitOp>(op);
+  return commit && !commit.getBarrier();
+}
+
+static int64_t countWgmmaCommits(Block::iterator from, Block::iterator to) {
+  return static_cast<int64_t>(
+      llvm::count_if(llvm::make_range(from, to), isWgmmaCommit));
+}
+
+/// The wgmma groups that are certainly committed after the group of `gemm`
+/// when `wait` runs (a lower bound, possibly negative), counting only the
+/// commits in the blocks that hold them. The first commit after `gemm`
+/// closes its own group; the rest come after it. `backEdge` is the loop
+/// round which `gemm`'s value reaches `wait` from an earlier iteration, or
+/// null where it flows forward: then the commits on the way are those after
+/// `gemm` in its block, and those before `wait` in the blocks around it up
+/// to the loop's body; else those before `wait` up to the block that holds
+/// `gemm` (or an op around it) before them.
+static int64_t groupsCommittedAfter(GemmAsyncOp gemm, GemmWaitOp wait,
+                                    Operation *backEdge) {
+  int64_t afterGemm = countWgmmaCommits(std::next(gemm->getIterator()),
+                                        gemm->getBlock()->end());
+  int64_t commits = 0;
+  for (Operation *at = wait;;) {
+    Block *block = at->getBlock();
+    if (!backEdge) {
+      Operation *holder = block->findAncestorOpInBlock(*gemm);
+      if (holder && holder->isBeforeInBlock(at)) {
+        commits += countWgmmaCommits(std::next(holder->getIterator()),
+                                     at->getIterator());
+        return holder == gemm.getOperation() || afterGemm == 0 ? commits - 1
+                                                               : commits;
+      }
+    }
+    commits += countWgmmaCommits(block->begin(), at->getIterator());
+    Operation *parent = block->getParentOp();
+    if (parent == backEdge)
+      return afterGemm > 0 ? afterGemm - 1 + commits : commits - 1;
+    // Past a role or kernel body nothing more is counted.
+    if (!parent ||
+        !isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::IndexSwitchOp>(parent))
+      return afterGemm > 0 ? commits : commits - 1;
+    at = parent;
+  }
+}
+
+namespace {
+/// An op whose result may still be in flight where a value is read, and the
+/// loop round which it comes from an earlier iteration (null if none).
+struct InFlight {
+  Operation *producer;
+  Operation *backEdge;
+};
+} // namespace
+
+/// Collects the asynchronous ops (a wgmma tile.gemm_async, a
+/// tile.tmem_load) whose result may still be in flight when `value` is
+/// read: the value flows from them, through loops and branches, without a
+/// wait that settles it in between: a tile.tmem_wait, a tile.gemm_wait of
+/// pending 0, or one of pending n where n groups are committed after the
+/// group of each gemm_async the waited value comes from (two accumulators
+/// in turn: the next K block's wgmma is committed, then the previous one is
+/// waited for with pending 1).
+static void collectInFlight(Value value, Operation *backEdge,
+                            llvm::DenseSet<std::pair<Value, Operation *>> &seen,
+                            llvm::SmallPtrSetImpl<Operation *> &openWaits,
+                            SmallVectorImpl<InFlight> &found) {
+  if (!seen.insert({value, backEdge}).second)
+    return;
+  auto fromYields = [&](Operation *parent, unsigned index, Operation *edge) {
     for (Region &region : parent->getRegions())
       for (Block &block : region)
         if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator()))
           if (index < yield.getNumOperands())
-            if (Operation *op =
-                    findInFlightProducer(yield.getOperand(index), seen))
-              return op;
-    return nullptr;
+            collectInFlight(yield.getOperand(index), edge, seen, openWaits,
+                            found);
+  };
+  // Round a loop's back edge: the outermost loop crossed, whose earlier
+  // iteration ran the producer if the loop holds it.
+  auto roundLoop = [&](Operation *loop) {
+    return backEdge && !loop->isProperAncestor(backEdge) ? backEdge : loop;
   };
   if (auto result = dyn_cast<OpResult>(value)) {
     Operation *def = result.getOwner();
-    if (isa<GemmAsyncOp, TmemLoadOp>(def))
-      return def;
-    // A wait that leaves groups pending may leave this one in flight.
-    if (auto wait = dyn_cast<GemmWaitOp>(def))
-      return wait.getPending() == 0 ? nullptr
-                                    : findInFlightProducer(wait.getAcc(), seen);
-    if (isa<scf::ForOp, scf::IfOp>(def))
-      return fromYields(def, result.getResultNumber());
+    if (isa<GemmAsyncOp, TmemLoadOp>(def)) {
+      // A loop crossed that does not hold the producer brings nothing
+      // from an earlier iteration of it.
+      Operation *edge =
+          backEdge && backEdge->isProperAncestor(def) ? backEdge : nullptr;
+      found.push_back({def, edge});
+      return;
+    }
+    if (auto wait = dyn_cast<GemmWaitOp>(def)) {
+      // A wait met again round a loop adds nothing new: the producers it
+      // waits for are found on the way into the loop.
+      if (wait.getPending() == 0 || !openWaits.insert(wait).second)
+        return;
+      llvm::DenseSet<std::pair<Value, Operation *>> waitSeen;
+      SmallVector<InFlight> waited;
+      collectInFlight(wait.getAcc(), nullptr, waitSeen, openWaits, waited);
+      openWaits.erase(wait);
+      for (InFlight entry : waited) {
+        auto gemm = dyn_cast<GemmAsyncOp>(entry.producer);
+        if (!gemm || groupsCommittedAfter(gemm, wait, entry.backEdge) <
+                         static_cast<int64_t>(wait.getPending()))
+          found.push_back({entry.producer, backEdge});
+      }
+      return;
+    }
+    if (isa<scf::ForOp, scf::IfOp, scf::IndexSwitchOp>(def))
+      return fromYields(def, result.getResultNumber(), backEdge);
     if (auto loop = dyn_cast<scf::WhileOp>(def))
-      return findInFlightProducer(
-          loop.getConditionOp().getArgs()[result.getResultNumber()], seen);
-    return nullptr;
+      return collectInFlight(
+          loop.getConditionOp().getArgs()[result.getResultNumber()], backEdge,
+          seen, openWaits, found);
+    return;
   }
   auto arg = cast<BlockArgument>(value);
   if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())) {
     if (arg.getArgNumber() == 0)
-      return nullptr;
+      return;
     unsigned index = arg.getArgNumber() - 1;
-    if (Operation *op = findInFlightProducer(loop.getInitArgs()[index], seen))
-      return op;
-    return fromYields(loop, index);
+    collectInFlight(loop.getInitArgs()[index], backEdge, seen, openWaits,
+                    found);
+    return fromYields(loop, index, roundLoop(loop));
   }
   if (auto loop = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp())) {
     unsigned index = arg.getArgNumber();
     if (arg.getOwner() == &loop.getBefore().front()) {
-      if (Operation *op = findInFlightProducer(loop.getInits()[index], seen))
-        return op;
-      return fromYields(loop, index);
+      collectInFlight(loop.getInits()[index], backEdge, seen, openWaits, found);
+      return fromYields(loop, index, roundLoop(loop));
     }
-    return findInFlightProducer(loop.getConditionOp().getArgs()[index], seen);
+    return collectInFlight(loop.getConditionOp().getArgs()[index], backEdge,
+                           seen, openWaits, found);
   }
-  return nullptr;
+}
+
+/// The first op that may still be writing `value` when it is read, or null
+/// when it is settled.
+static Operation *findInFlightProducer(Value value) {
+  llvm::DenseSet<std::pair<Value, Operation *>> seen;
+  llvm::SmallPtrSet<Operation *, 4> openWaits;
+  SmallVector<InFlight> found;
+  collectInFlight(value, nullptr, seen, openWaits, found);
+  return found.empty() ? nullptr : found.front().producer;
 }
 
 LogicalResult mlir::tile::verifySettled(Operation *op, Value fragment) {
   if (!isa<FragType>(fragment.getType()))
     return success();
-  llvm::SmallPtrSet<Value, 8> seen;
-  Operation *producer = findInFlightProducer(fragment, seen);
+  Operation *producer = findInFlightProducer(fragment);
   if (!producer)
     return success();
   if (isa<TmemLoadOp>(producer))
@@ -609,7 +703,8 @@ LogicalResult mlir::tile::verifySettled(Operation *op, Value fragment) {
            << "the tmem_load is here";
   return op->emitOpError("reads an accumulator that a tile.gemm_async may "
                          "still be writing; wait for it with tile.gemm_wait "
-                         "(pending 0) first")
+                         "first (pending 0, or pending n after n later "
+                         "commits)")
              .attachNote(producer->getLoc())
          << "the gemm_async is here";
 }

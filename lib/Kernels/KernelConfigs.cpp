@@ -81,6 +81,9 @@ struct TableRow {
   /// and the B scales read from global memory whatever K (MAX_KB = 0).
   int64_t unroll = 1;
   bool globalScales = false;
+  /// fp8_gemm_1d2d: K blocks in pairs through two temporaries, one's
+  /// promotion beside the other's wgmma (OVERLAP = 1).
+  bool overlap = false;
   /// The row applies from this N up (rows are otherwise ordered by maxN).
   int64_t minN = 0;
   /// fp8_gemm_1d2d: K split over this many tiles (SPLIT_K, an f32
@@ -101,6 +104,9 @@ struct TableRow {
   }
   constexpr TableRow unrolled(int64_t times) const {
     return with(&TableRow::unroll, times);
+  }
+  constexpr TableRow overlapped() const {
+    return with(&TableRow::overlap, true);
   }
   constexpr TableRow globalBScales() const {
     return with(&TableRow::globalScales, true);
@@ -226,32 +232,57 @@ constexpr TableRow kFp8Table[] = {
         64, 8192, false, 64, 64,
         "M <= 64, N <= 8192: 64x64 (1.15-1.16x the 64x32 builds at "
         "1x2112x7168, 1.03x at 1x4096x7168, 1.02-1.19x the 64x128 build at "
-        "1x7168x16384: runs 12 and 14 of bench/results/2026-12-01-fp8-gemm.md)"}
-        .only1D2D(),
+        "1x7168x16384: runs 12 and 14 of "
+        "bench/results/2026-12-01-fp8-gemm.md), "
+        "K blocks in overlapped pairs (1.00-1.03x at 1x{2112,7168}, "
+        "1.16-1.17x at 128x{576,2112,4096}x7168: run 32 of "
+        "bench/results/2026-12-02-fp8-gemm.md)"}
+        .only1D2D()
+        .overlapped(),
     TableRow{64, 0, false, 64, 128,
              "M <= 64: one 64-row consumer, 64x128 (1.25x the 128x128 build at "
              "1x24576x1536, 1.20x at 1x32768x512: run 12 of "
-             "bench/results/2026-12-01-fp8-gemm.md)"}
-        .only1D2D(),
+             "bench/results/2026-12-01-fp8-gemm.md), K blocks in overlapped "
+             "pairs (1.08-1.18x at 128x32768x512, 128x24576x1536 and "
+             "1x2112x7168, 0.99x at 1x7168x16384: run 32 of "
+             "bench/results/2026-12-02-fp8-gemm.md)"}
+        .only1D2D()
+        .overlapped(),
     TableRow{
         128, 2112, false, 64, 32,
-        "M <= 128, N <= 2112: 64x32, the most CTAs, K loop unrolled 4 times "
-        "with the B scales from global memory (1.12-1.14x the staged, not "
-        "unrolled build at 128x2112x7168 and 128x576x7168: run 14 of "
+        "M <= 128, N <= 2112: 64x32, the most CTAs, B scales from global "
+        "memory, K blocks in overlapped pairs, the pair loop unrolled twice "
+        "(0.93x and 0.86x DeepGEMM at 128x2112x7168 and 128x576x7168, "
+        "1.06-1.07x "
+        "the 4-times unrolled build of run 14: run 32 of "
+        "bench/results/2026-12-02-fp8-gemm.md)"}
+        .unrolled(2)
+        .globalBScales()
+        .only1D2D()
+        .overlapped(),
+    TableRow{
+        128, 2112, false, 64, 32,
+        "M <= 128, N <= 2112 (1D1D): 64x32, the most CTAs, K loop unrolled 4 "
+        "times with the B scales from global memory (1.12-1.14x the staged, "
+        "not unrolled build at 128x2112x7168 and 128x576x7168: run 14 of "
         "bench/results/2026-12-01-fp8-gemm.md)"}
         .unrolled(4)
         .globalBScales(),
     TableRow{128, 4096, false, 64, 64,
              "M <= 128, N <= 4096: 64x64, twice the CTAs of 64x128 (1.06x its "
              "speed at 1x4096x7168, 1.31x at 128x4096x7168: run 11 of "
-             "bench/results/2026-12-01-fp8-gemm.md)"}
-        .only1D2D(),
-    TableRow{
-        128, 8192, false, 64, 128,
-        "M <= 128, N <= 8192: one 64-row consumer, 64x128 (1.06-1.08x "
-        "DeepGEMM at 128x7168x16384, 1.01x at 128x7168x2048: runs 14 and 16 "
-        "of bench/results/2026-12-01-fp8-gemm.md)"}
-        .only1D2D(),
+             "bench/results/2026-12-01-fp8-gemm.md), K blocks in overlapped "
+             "pairs (0.93x DeepGEMM at 128x4096x7168, 1.16x the build before: "
+             "run 32 of bench/results/2026-12-02-fp8-gemm.md)"}
+        .only1D2D()
+        .overlapped(),
+    TableRow{128, 8192, false, 64, 128,
+             "M <= 128, N <= 8192: one 64-row consumer, 64x128, K blocks in "
+             "overlapped pairs (1.21x DeepGEMM at 128x7168x16384, 1.14x at "
+             "128x7168x2048, 1.14x the build before: run 32 of "
+             "bench/results/2026-12-02-fp8-gemm.md)"}
+        .only1D2D()
+        .overlapped(),
     TableRow{128, 24576, false, 128, 192,
              "M <= 128, 8192 < N <= 24576: 128x192, one wave at N = 24576, the "
              "promotion specialised per split (0.90x DeepGEMM at "
@@ -605,6 +636,8 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
       config.params.push_back({"MAX_KB", std::to_string(stagedBlocks)});
     if (family.kind == FamilyKind::Fp8Gemm1D2D && row.unroll > 1)
       config.params.push_back({"UNROLL", std::to_string(row.unroll)});
+    if (family.kind == FamilyKind::Fp8Gemm1D2D && row.overlap)
+      config.params.push_back({"OVERLAP", "1"});
     if (split)
       config.params.push_back({"SPLIT_K", std::to_string(row.splits)});
     if (row.waves2MulticastA) {

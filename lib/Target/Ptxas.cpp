@@ -50,15 +50,16 @@ void tilec::parsePtxasLog(StringRef log, PtxasResult &result) {
       current->name = m[1].str();
       continue;
     }
+    // Both mean a slow kernel: setmaxnreg ignored (C7508, C7506 with
+    // calls) or wgmma serialised, which ptxas reports as an info line
+    // (C7514 and its kin, "Potential Performance Loss").
+    if (line.contains("C7508") || line.contains("C7506") ||
+        line.contains("wgmma.mma_async instructions are serialized")) {
+      result.fatalWarnings.push_back(line.trim().str());
+      continue;
+    }
     if (line.contains("warning")) {
-      std::string text = line.trim().str();
-      // Both mean a slow kernel: setmaxnreg ignored (C7508, C7506 with
-      // calls) or wgmma serialised.
-      if (line.contains("C7508") || line.contains("C7506") ||
-          line.contains("wgmma.mma_async instructions are serialized"))
-        result.fatalWarnings.push_back(text);
-      else
-        result.warnings.push_back(text);
+      result.warnings.push_back(line.trim().str());
       continue;
     }
     if (!current)

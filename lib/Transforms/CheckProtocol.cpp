@@ -175,6 +175,13 @@ struct LoopSymbol {
   bool innermost = true;
 };
 
+/// The loop symbol whose trip count a bound's expression takes: the loop
+/// runs from `lb` by `step` to it.
+struct BoundSymbol {
+  int symbol;
+  int64_t lb, step;
+};
+
 /// A run-time condition of a branch around barrier traffic (a leaf of its
 /// and / or / xor tree): conditions of different roles that are the same
 /// expression share one; one that depends on the warpgroup or warp id has
@@ -199,6 +206,7 @@ private:
   void collectLoopSymbols();
   void collectCondAtoms();
   bool dependsOnAgent(Value v, DenseSet<Value> &seen);
+  bool fixedByTrace(Value v, DenseSet<Value> &seen);
   int condSlot(int atom, int a) const;
   std::pair<llvm::hash_code, bool> structuralKey(Value v);
   void buildAgents();
@@ -255,6 +263,7 @@ private:
   DenseMap<Value, std::pair<llvm::hash_code, bool>> keys;
   SmallVector<LoopSymbol, 4> symbols;
   DenseMap<Operation *, int> symbolOf;
+  DenseMap<llvm::hash_code, BoundSymbol> boundSymbols; // bound's key -> symbol
   std::vector<Agent> agents;
   std::vector<DenseMap<Value, AbsVal>> ctaEnv;
   std::vector<BarrierState> barriers;
@@ -383,23 +392,60 @@ std::pair<llvm::hash_code, bool> ProtocolChecker::structuralKey(Value v) {
 }
 
 /// Gives every relevant scf.for whose bounds are known only at run time its
-/// symbol: loops with the same bounds share one.
+/// symbol: loops with the same bounds share one. A loop counted from a
+/// constant by a constant step to a bound is the bound's symbol: a value
+/// with the same expression as that bound (in any role) is then its trip
+/// count in each run, and a loop whose bounds the run computes from such
+/// values (`range((k_count - 1) / 2)` beside `range(k_count)`) needs no
+/// symbol of its own.
 void ProtocolChecker::collectLoopSymbols() {
-  DenseMap<llvm::hash_code, int> byKey;
+  SmallVector<scf::ForOp> runtimeLoops;
   kernel.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
     if (!relevant.contains(loop))
       return;
-    auto lb = structuralKey(loop.getLowerBound());
-    auto ub = structuralKey(loop.getUpperBound());
-    auto st = structuralKey(loop.getStep());
-    if (!lb.second && !ub.second && !st.second)
-      return;
-    llvm::hash_code key = llvm::hash_combine(lb.first, ub.first, st.first);
+    if (structuralKey(loop.getLowerBound()).second ||
+        structuralKey(loop.getUpperBound()).second ||
+        structuralKey(loop.getStep()).second)
+      runtimeLoops.push_back(loop);
+  });
+  auto constantOf = [](Value v) -> std::optional<int64_t> {
+    APInt value;
+    if (matchPattern(v, m_ConstantInt(&value)))
+      return value.getSExtValue();
+    return std::nullopt;
+  };
+  DenseMap<llvm::hash_code, int> byKey;
+  auto symbolFor = [&](scf::ForOp loop) {
+    llvm::hash_code key =
+        llvm::hash_combine(structuralKey(loop.getLowerBound()).first,
+                           structuralKey(loop.getUpperBound()).first,
+                           structuralKey(loop.getStep()).first);
     auto [it, inserted] = byKey.try_emplace(key, symbols.size());
     if (inserted)
       symbols.push_back({loop});
     symbolOf[loop] = it->second;
-  });
+    return it->second;
+  };
+  // The bounds that name a symbol first, then the loops derived from them.
+  for (scf::ForOp loop : runtimeLoops) {
+    std::optional<int64_t> lb = constantOf(loop.getLowerBound());
+    std::optional<int64_t> step = constantOf(loop.getStep());
+    if (!lb || !step || *step <= 0)
+      continue;
+    int sym = symbolFor(loop);
+    boundSymbols.try_emplace(structuralKey(loop.getUpperBound()).first,
+                             BoundSymbol{sym, *lb, *step});
+  }
+  for (scf::ForOp loop : runtimeLoops) {
+    if (symbolOf.count(loop))
+      continue;
+    DenseSet<Value> seen;
+    if (fixedByTrace(loop.getLowerBound(), seen) &&
+        fixedByTrace(loop.getUpperBound(), seen) &&
+        fixedByTrace(loop.getStep(), seen))
+      continue;
+    symbolFor(loop);
+  }
   // A symbol is outer when one of its loops holds another run-time loop.
   for (auto [loop, sym] : symbolOf) {
     bool holds = false;
@@ -432,6 +478,33 @@ bool ProtocolChecker::dependsOnAgent(Value v, DenseSet<Value> &seen) {
                       [&](Value x) { return dependsOnAgent(x, seen); });
 }
 
+/// Whether every run computes `v` from what the trace fixes: constants, the
+/// ids an agent knows, the counters of loops that start at a known value,
+/// and values with the expression of a symbol's bound (collectLoopSymbols).
+bool ProtocolChecker::fixedByTrace(Value v, DenseSet<Value> &seen) {
+  if (!seen.insert(v).second)
+    return true;
+  if (boundSymbols.count(structuralKey(v).first))
+    return true;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    return loop && arg == loop.getInductionVar() &&
+           fixedByTrace(loop.getLowerBound(), seen) &&
+           fixedByTrace(loop.getStep(), seen);
+  }
+  Operation *op = v.getDefiningOp();
+  if (isa<arith::ConstantOp>(op))
+    return true;
+  if (auto id = dyn_cast<IdOp>(op))
+    return id.getKind() == IdKind::cta_in_cluster ||
+           id.getKind() == IdKind::warpgroup ||
+           id.getKind() == IdKind::warp_in_warpgroup;
+  if (!arithOps.contains(op))
+    return false;
+  return llvm::all_of(op->getOperands(),
+                      [&](Value x) { return fixedByTrace(x, seen); });
+}
+
 /// The run-time conditions of the branches around barrier traffic, as
 /// atoms (the leaves of their and / or / xor trees), and one trace bit per
 /// atom, or per agent of its role for an atom that depends on the agent.
@@ -446,6 +519,10 @@ void ProtocolChecker::collectCondAtoms() {
     }
     auto [key, dynamic] = structuralKey(c);
     if (!dynamic || condAtomOf.count(c))
+      return;
+    // Each run fixes it: a function of loop counters and trip counts.
+    DenseSet<Value> seenLeaves;
+    if (fixedByTrace(c, seenLeaves))
       return;
     DenseSet<Value> seen;
     bool perAgent = dependsOnAgent(c, seen);
@@ -556,6 +633,13 @@ AbsVal ProtocolChecker::eval(int a, Value v) {
   if (auto atom = condAtomOf.find(v); atom != condAtomOf.end())
     if (int slot = condSlot(atom->second, a); slot >= 0)
       return AbsVal::integer((currentConds >> slot) & 1);
+  // The bound of a loop symbol: where the symbol's trip count ends.
+  auto [key, dynamic] = structuralKey(v);
+  if (dynamic)
+    if (auto bound = boundSymbols.find(key); bound != boundSymbols.end())
+      return AbsVal::integer(bound->second.lb +
+                             currentTrips[bound->second.symbol] *
+                                 bound->second.step);
   return {};
 }
 
@@ -1479,7 +1563,7 @@ LogicalResult ProtocolChecker::run() {
   });
   // The conditions multiply the traces: beyond a budget the kernel is
   // skipped (a warning), not checked in part.
-  constexpr uint64_t kMaxRuns = 512;
+  constexpr uint64_t kMaxRuns = 1024;
   if (condValues > 1 && traces.size() * condValues > kMaxRuns) {
     emitWarning(condAtoms.front().first.getLoc())
         << "the protocol check skips kernel '" << kernel.getSymName()

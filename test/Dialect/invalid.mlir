@@ -1319,7 +1319,7 @@ tile.kernel @read_in_flight_accumulator() attributes {target = #tile.target<sm_9
   %c0 = arith.constant 0 : i32
   // expected-note @below {{the gemm_async is here}}
   %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
-  // expected-error @below {{'tile.frag.cast' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait (pending 0) first}}
+  // expected-error @below {{'tile.frag.cast' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait first (pending 0, or pending n after n later commits)}}
   %h = tile.frag.cast %r : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xbf16, wgmma_acc>
 }
 
@@ -1337,8 +1337,28 @@ tile.kernel @read_in_flight_after_loop(%k: i32) attributes {target = #tile.targe
     scf.yield %w : !tile.frag<64x64xf32, wgmma_acc>
   }
   %s = arith.constant 2.0 : f32
-  // expected-error @below {{'tile.frag.binary' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait (pending 0) first}}
+  // expected-error @below {{'tile.frag.binary' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait first (pending 0, or pending n after n later commits)}}
   %m = tile.frag.binary mul %acc, %s : !tile.frag<64x64xf32, wgmma_acc>, f32 -> !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+// pending 1 leaves the newest group in flight: with no commit after the
+// accumulator's own, its wgmma may still run.
+tile.kernel @read_newest_group_after_pending_1() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %c0 = arith.constant 0 : i32
+  %t0 = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+  tile.gemm_commit
+  // expected-note @below {{the gemm_async is here}}
+  %t1 = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+  tile.gemm_commit
+  %w0 = tile.gemm_wait %t0 pending 1 : !tile.frag<64x64xf32, wgmma_acc>
+  %w1 = tile.gemm_wait %t1 pending 1 : !tile.frag<64x64xf32, wgmma_acc>
+  %s = tile.frag.binary add %w0, %w0 : !tile.frag<64x64xf32, wgmma_acc>, !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.binary' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait first (pending 0, or pending n after n later commits)}}
+  %m = tile.frag.binary add %w1, %w1 : !tile.frag<64x64xf32, wgmma_acc>, !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc>
 }
 
 // -----
@@ -1510,7 +1530,7 @@ tile.kernel @store_global_unsettled(%D: !tile.global<?x?xf32>) attributes {targe
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
   // expected-note @below {{the gemm_async is here}}
   %r = tile.gemm_async %z, %a[%c0], %a[%c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
-  // expected-error @below {{'tile.frag.store_global' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait (pending 0) first}}
+  // expected-error @below {{'tile.frag.store_global' op reads an accumulator that a tile.gemm_async may still be writing; wait for it with tile.gemm_wait first (pending 0, or pending n after n later commits)}}
   tile.frag.store_global %r, %D[%c0, %c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.global<?x?xf32>
 }
 

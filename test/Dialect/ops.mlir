@@ -286,3 +286,29 @@ tile.kernel @loads(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xbf16>,
   // CHECK: tile.frag.store_global %{{.*}}, %{{.*}}[%{{.*}}] {lines} : !tile.frag<64x256xf32, wgmma_acc, rows>, !tile.global<?xf32>
   tile.frag.store_global %sa, %bias[%c0] {lines} : !tile.frag<64x256xf32, wgmma_acc, rows>, !tile.global<?xf32>
 }
+
+// Two accumulators in turn: the next block's wgmma is committed before the
+// previous one is waited for with pending 1, which settles it (its group is
+// not the newest), so it may be read while the other is in flight.
+// CHECK-LABEL: tile.kernel @wgmma_two_accumulators_in_turn
+tile.kernel @wgmma_two_accumulators_in_turn(%k: i32)
+    attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %u = tile.frag.undef : !tile.frag<64x64xf32, wgmma_acc>
+  %acc = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %f = arith.constant false
+  %t0 = tile.gemm_async %u, %a[%c0], %a[%c0] accumulate(%f) : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+  tile.gemm_commit
+  %r:3 = scf.for %i = %c0 to %k step %c1 iter_args(%prev = %t0, %next = %u, %sum = %acc) -> (!tile.frag<64x64xf32, wgmma_acc>, !tile.frag<64x64xf32, wgmma_acc>, !tile.frag<64x64xf32, wgmma_acc>) : i32 {
+    %t1 = tile.gemm_async %next, %a[%c0], %a[%c0] accumulate(%f) : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<64x64xbf16, swizzle_128b>, !tile.smem<64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+    tile.gemm_commit
+    // CHECK: tile.gemm_wait %{{.*}} pending 1
+    %w = tile.gemm_wait %prev pending 1 : !tile.frag<64x64xf32, wgmma_acc>
+    // CHECK: tile.frag.binary add
+    %s = tile.frag.binary add %sum, %w : !tile.frag<64x64xf32, wgmma_acc>, !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x64xf32, wgmma_acc>
+    scf.yield %t1, %w, %s : !tile.frag<64x64xf32, wgmma_acc>, !tile.frag<64x64xf32, wgmma_acc>, !tile.frag<64x64xf32, wgmma_acc>
+  }
+  %last = tile.gemm_wait %r#0 pending 0 : !tile.frag<64x64xf32, wgmma_acc>
+}
