@@ -71,16 +71,21 @@ SMALL_SHAPES = [(m, n, k) for m in (1, 128) for n, k in DEEPGEMM_NK]
 
 
 def shape_list(kind):
-    """A named list, or shapes written MxNxK,MxNxK,..."""
-    if "x" in kind:
-        return [tuple(int(v) for v in shape.split("x")) for shape in kind.split(",")]
+    """Named lists and shapes written MxNxK, comma-separated and in any mix
+    (small,1000x3000x4160), without repeats."""
     lists = {"issue": ISSUE_SHAPES, "forward": FORWARD_SHAPES,
              "partial": PARTIAL_SHAPES, "quick": QUICK_SHAPES,
-             "small": SMALL_SHAPES, "none": []}
-    if kind == "all":
-        shapes = ISSUE_SHAPES + FORWARD_SHAPES + PARTIAL_SHAPES
-    else:
-        shapes = lists[kind]
+             "small": SMALL_SHAPES, "none": [],
+             "all": ISSUE_SHAPES + FORWARD_SHAPES + PARTIAL_SHAPES}
+    shapes = []
+    for item in kind.split(","):
+        if "x" in item:
+            shapes.append(tuple(int(v) for v in item.split("x")))
+        elif item in lists:
+            shapes.extend(lists[item])
+        else:
+            raise SystemExit(f"fp8_gemm.py: unknown shape list {item!r}; use "
+                             f"{', '.join(lists)} or MxNxK")
     unique = []
     for shape in shapes:
         if shape not in unique:

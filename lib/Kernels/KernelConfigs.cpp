@@ -81,6 +81,9 @@ struct TableRow {
   /// and the B scales read from global memory whatever K (MAX_KB = 0).
   int64_t unroll = 1;
   bool globalScales = false;
+  /// fp8_gemm_1d2d: the B scales staged in shared memory whatever K (MAX_KB
+  /// = 128; stagedScaleBlocks stages them only where K > 4096).
+  bool stagedScales = false;
   /// fp8_gemm_1d2d: K blocks in pairs through two temporaries, one's
   /// promotion beside the other's wgmma (OVERLAP = 1).
   bool overlap = false;
@@ -107,6 +110,9 @@ struct TableRow {
   }
   constexpr TableRow overlapped() const {
     return with(&TableRow::overlap, true);
+  }
+  constexpr TableRow stagedBScales() const {
+    return with(&TableRow::stagedScales, true);
   }
   constexpr TableRow globalBScales() const {
     return with(&TableRow::globalScales, true);
@@ -175,13 +181,16 @@ constexpr WideTile kBf16WideTiles[] = {{256, 1.0}, {192, 0.90}, {128, 0.86}};
 
 // FP8, both scalings: bench/results/2026-12-01-fp8-gemm.md, runs 1-2.
 constexpr TableRow kFp8Table[] = {
-    TableRow{16, 2112, false, 16, 64,
-             "M <= 16, N <= 2112, K >= 4096: 16x64 with K split 4 ways, K loop "
-             "unrolled 4 times (1.14x and 1.27x DeepGEMM at 1x576x7168 and "
-             "1x2112x7168, 1.5x the unsplit build: run 19 of "
-             "bench/results/2026-12-01-fp8-gemm.md; measured at K = 7168)"}
+    TableRow{
+        16, 2112, false, 16, 64,
+        "M <= 16, N <= 2112, K >= 4096: 16x64 with K split 4 ways (1.5x "
+        "the unsplit build: run 19 of bench/results/2026-12-01-fp8-gemm.md), "
+        "K blocks in overlapped pairs (1.23x and 1.50x DeepGEMM at "
+        "1x576x7168 and 1x2112x7168, 1.06-1.09x the 4-times unrolled "
+        "build: run 34 of bench/results/2026-12-02-fp8-gemm.md; measured "
+        "at K = 7168)"}
         .only1D2D()
-        .unrolled(4)
+        .overlapped()
         .splitK(4, /*minK=*/4096),
     TableRow{
         16, 4096, false, 16, 64,
@@ -248,6 +257,14 @@ constexpr TableRow kFp8Table[] = {
              "bench/results/2026-12-02-fp8-gemm.md)"}
         .only1D2D()
         .overlapped(),
+    TableRow{128, 1024, false, 64, 32,
+             "M <= 128, N <= 1024, K >= 4096: 64x32 with K split 3 ways, K "
+             "blocks in overlapped pairs (1.02x DeepGEMM at 128x576x7168, "
+             "1.19x the unsplit 64x32: run 34 of "
+             "bench/results/2026-12-02-fp8-gemm.md; measured at K = 7168)"}
+        .only1D2D()
+        .overlapped()
+        .splitK(3, /*minK=*/4096),
     TableRow{
         128, 2112, false, 64, 32,
         "M <= 128, N <= 2112: 64x32, the most CTAs, B scales from global "
@@ -285,10 +302,12 @@ constexpr TableRow kFp8Table[] = {
         .overlapped(),
     TableRow{128, 24576, false, 128, 192,
              "M <= 128, 8192 < N <= 24576: 128x192, one wave at N = 24576, the "
-             "promotion specialised per split (0.90x DeepGEMM at "
-             "128x24576x1536 with the B scales from global memory, 128x128 "
-             "0.75x: run 28 of bench/results/2026-12-02-fp8-gemm.md)"}
+             "promotion specialised per split, the B scales staged whatever K "
+             "(0.98x DeepGEMM at 128x24576x1536, 0.93x with them from global "
+             "memory: run 34 of bench/results/2026-12-02-fp8-gemm.md; 128x128 "
+             "0.75x in run 28)"}
         .only1D2D()
+        .stagedBScales()
         .fromN(8193),
     TableRow{128, 0, false, 128, 128,
              "M <= 128, N > 8192: 128x128 (1.15x the 64x128 build at "
@@ -298,6 +317,19 @@ constexpr TableRow kFp8Table[] = {
     TableRow{128, 0, false, 64, 128,
              "M <= 128: one 64-row consumer, 64x128 (0.98-1.06x DeepGEMM at "
              "128x7168x16384, bench/results/2026-12-01-fp8-gemm.md)"},
+    TableRow{
+        0, 1024, false, 64, 32,
+        "N <= 1024, K <= 512: 64x32, B scales from global memory, K blocks "
+        "in overlapped pairs, the pair loop unrolled twice: the most CTAs "
+        "for short tiles (0.97-0.99x DeepGEMM at 333x520x72, where "
+        "128x160 takes 0.63x: runs 33 and 34 of "
+        "bench/results/2026-12-02-fp8-gemm.md; measured at that shape "
+        "only)"}
+        .only1D2D()
+        .overlapped()
+        .unrolled(2)
+        .globalBScales()
+        .upToK(512),
     TableRow{0, 1024, false, 128, 160,
              "N <= 1024: 128x160, tiles spanning two B scale blocks with the "
              "promotion specialised per split (31.3 us at 4096x576x7168, "
@@ -326,10 +358,23 @@ constexpr TableRow kFp8Table[] = {
              "choice; 0.85-0.97x DeepGEMM on the large shapes, run 5 of "
              "bench/results/2026-12-01-fp8-gemm.md)"}
         .twoWavesMulticastA(),
+    TableRow{1024, 0, false, 128, 0,
+             "M <= 1024, too few tiles for 256x128: 128 rows, the width with "
+             "the least time by waves (kFp8WideTiles; 128x192 0.92x DeepGEMM "
+             "at 1000x3000x4160, in one wave, where 128x128 takes two and "
+             "0.71x: run 34 of bench/results/2026-12-02-fp8-gemm.md; measured "
+             "at M = 1000 only)"}
+        .only1D2D(),
     TableRow{0, 0, false, 128, 128,
              "large: 128x128 (0.73-0.86x DeepGEMM at 4096^3 to 8192^3, "
              "bench/results/2026-12-01-fp8-gemm.md)"},
 };
+
+/// The FP8 1D2D widths of 128-row tiles that problems of few tiles choose
+/// from, with each one's speed per tile area relative to 128x128's: 1.03
+/// for 128x192 from run 28 at 4096x2112x7168 (109.9 us in 3 waves against
+/// 126.2 in 5 for 128x128; bench/results/2026-12-02-fp8-gemm.md).
+constexpr WideTile kFp8WideTiles[] = {{192, 1.03}, {128, 1.0}};
 
 } // namespace
 
@@ -576,12 +621,17 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     // A split GEMM writes f32 partial sums, whatever D is.
     const unsigned gemmOutBytes = split ? 4 : outBytes;
     int64_t stagedBlocks =
-        row.globalScales ? 0 : stagedScaleBlocks(family, problem.k);
+        row.globalScales ? 0
+        : row.stagedScales && family.kind == FamilyKind::Fp8Gemm1D2D
+            ? 128
+            : stagedScaleBlocks(family, problem.k);
     int64_t blockN = row.blockN;
     if (!blockN) {
       // The width of the least time by waves, among those that fit.
       double best = 0;
-      for (const WideTile &wide : kBf16WideTiles) {
+      for (const WideTile &wide : isBf16(family)
+                                      ? ArrayRef<WideTile>(kBf16WideTiles)
+                                      : ArrayRef<WideTile>(kFp8WideTiles)) {
         if (!chooseStages(family, row.blockM, wide.blockN, blockK, gemmOutBytes,
                           stagedBlocks))
           continue;

@@ -60,7 +60,7 @@ class LibraryChoiceTest(unittest.TestCase):
             _configs.choose("fp8_gemm_1d2d", 333, 520, 72)
         self.assertRegex(stderr.getvalue(), r"tilec: config -D ACCUMULATE=0 "
                                             r"-D BLK_M=\d+ -D BLK_N=\d+ -D MAX_KB=0 -D OUT=bf16 "
-                                            r"-D STAGES=\d+: "
+                                            r"(-D OVERLAP=1 )?-D STAGES=\d+( -D UNROLL=\d+)?: "
                                             r"fp8_gemm_1d2d M=333 N=520 K=72")
 
     def test_bad_problem_names_the_argument(self):

@@ -377,6 +377,14 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       {"fp8_gemm_1d2d", 4096, 4096, 4096, nullptr, 256, 128, 3},
       {"fp8_gemm_1d2d", 8192, 8192, 8192, "f32", 128, 128, 5},
       {"fp8_gemm_1d1d", 4096, 7168, 4096, "f32", 128, 128, 4},
+      // Run 34 (bench/results/2026-12-02-fp8-gemm.md): 64x32 split 3 ways
+      // at 128x576x7168, 64x32 for short K and small N past M = 128, and
+      // 128x192 in one wave where 256x128 has too few tiles (1D2D; 1D1D
+      // keeps 128x128).
+      {"fp8_gemm_1d2d", 128, 576, 7168, nullptr, 64, 32, 12},
+      {"fp8_gemm_1d2d", 333, 520, 72, nullptr, 64, 32, 12},
+      {"fp8_gemm_1d2d", 1000, 3000, 4160, nullptr, 128, 192, 4},
+      {"fp8_gemm_1d1d", 1000, 3000, 4160, nullptr, 128, 128, 5},
   };
   for (const ConfigCase &c : cases) {
     tilec_gemm_problem p = gemm(c.m, c.n, c.k, c.d);
@@ -461,7 +469,7 @@ TEST_F(CompilerApi, SplitKRowsSetTheSplitAndAnF32Workspace) {
   ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &p, 132, nullptr, &info),
             TILEC_COMPILER_OK);
   EXPECT_STREQ(info.params, "ACCUMULATE=0 BLK_M=16 BLK_N=64 MAX_KB=128 "
-                            "OUT=f32 SPLIT_K=4 STAGES=12 UNROLL=4");
+                            "OUT=f32 OVERLAP=1 SPLIT_K=4 STAGES=12");
   p = gemm(1, 4096, 7168);
   ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &p, 132, nullptr, &info),
             TILEC_COMPILER_OK);
