@@ -37,8 +37,10 @@ int64_t chooseStages(const KernelFamily &family, int64_t blockM, int64_t blockN,
                      int64_t blockK, unsigned outBytes, int64_t &stagedBlocks);
 
 /// K blocks whose B scales a 1D2D spec stages in shared memory per tile
-/// (its MAX_KB) for this K; 0 for the other families.
-int64_t stagedScaleBlocks(const KernelFamily &family, int64_t k);
+/// (its MAX_KB) for this K, or for any K with `whateverK`; 0 for the other
+/// families.
+int64_t stagedScaleBlocks(const KernelFamily &family, int64_t k,
+                          bool whateverK = false);
 
 /// chooseConfig for the M-grouped families (family.mGrouped); the problem
 /// has passed checkProblem.

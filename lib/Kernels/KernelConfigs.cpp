@@ -394,11 +394,13 @@ static int64_t swizzledAlignment(int64_t rowBytes) {
 /// and the staging's load and barrier per tile cost more than the global
 /// reads they save (bench/results/2026-12-01-fp8-gemm.md, run 11: +4-19% at
 /// K = 7168-16384 and small M, -5-23% at K = 512-2048). chooseConfig drops
-/// it where it would cost a pipeline stage.
-int64_t stagedScaleBlocks(const KernelFamily &family, int64_t k) {
+/// it where it would cost a pipeline stage. `whateverK`: up to 128 for any
+/// K (a table row that measured staging faster at small K).
+int64_t stagedScaleBlocks(const KernelFamily &family, int64_t k,
+                          bool whateverK) {
   if (family.kind != FamilyKind::Fp8Gemm1D2D)
     return 0;
-  return k > 4096 ? 128 : 0;
+  return whateverK || k > 4096 ? 128 : 0;
 }
 
 /// Consumer warpgroups of a GEMM spec (its CONSUMERS): one per 64 * waves
@@ -621,10 +623,9 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     // A split GEMM writes f32 partial sums, whatever D is.
     const unsigned gemmOutBytes = split ? 4 : outBytes;
     int64_t stagedBlocks =
-        row.globalScales ? 0
-        : row.stagedScales && family.kind == FamilyKind::Fp8Gemm1D2D
-            ? 128
-            : stagedScaleBlocks(family, problem.k);
+        row.globalScales
+            ? 0
+            : stagedScaleBlocks(family, problem.k, row.stagedScales);
     int64_t blockN = row.blockN;
     if (!blockN) {
       // The width of the least time by waves, among those that fit.

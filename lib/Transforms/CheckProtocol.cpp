@@ -19,6 +19,7 @@
 
 #include "lib/Transforms/Passes.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
@@ -408,12 +409,6 @@ void ProtocolChecker::collectLoopSymbols() {
         structuralKey(loop.getStep()).second)
       runtimeLoops.push_back(loop);
   });
-  auto constantOf = [](Value v) -> std::optional<int64_t> {
-    APInt value;
-    if (matchPattern(v, m_ConstantInt(&value)))
-      return value.getSExtValue();
-    return std::nullopt;
-  };
   DenseMap<llvm::hash_code, int> byKey;
   auto symbolFor = [&](scf::ForOp loop) {
     llvm::hash_code key =
@@ -428,8 +423,8 @@ void ProtocolChecker::collectLoopSymbols() {
   };
   // The bounds that name a symbol first, then the loops derived from them.
   for (scf::ForOp loop : runtimeLoops) {
-    std::optional<int64_t> lb = constantOf(loop.getLowerBound());
-    std::optional<int64_t> step = constantOf(loop.getStep());
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (!lb || !step || *step <= 0)
       continue;
     int sym = symbolFor(loop);
@@ -478,13 +473,15 @@ bool ProtocolChecker::dependsOnAgent(Value v, DenseSet<Value> &seen) {
                       [&](Value x) { return dependsOnAgent(x, seen); });
 }
 
-/// Whether every run computes `v` from what the trace fixes: constants, the
-/// ids an agent knows, the counters of loops that start at a known value,
-/// and values with the expression of a symbol's bound (collectLoopSymbols).
+/// Whether every run computes `v` from what the trace fixes: what is known
+/// at compile time (structuralKey's static values: constants, the ids an
+/// agent knows), the counters of loops that start at a known value, and
+/// values with the expression of a symbol's bound (collectLoopSymbols).
 bool ProtocolChecker::fixedByTrace(Value v, DenseSet<Value> &seen) {
   if (!seen.insert(v).second)
     return true;
-  if (boundSymbols.count(structuralKey(v).first))
+  auto [key, dynamic] = structuralKey(v);
+  if (!dynamic || boundSymbols.count(key))
     return true;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
@@ -493,12 +490,6 @@ bool ProtocolChecker::fixedByTrace(Value v, DenseSet<Value> &seen) {
            fixedByTrace(loop.getStep(), seen);
   }
   Operation *op = v.getDefiningOp();
-  if (isa<arith::ConstantOp>(op))
-    return true;
-  if (auto id = dyn_cast<IdOp>(op))
-    return id.getKind() == IdKind::cta_in_cluster ||
-           id.getKind() == IdKind::warpgroup ||
-           id.getKind() == IdKind::warp_in_warpgroup;
   if (!arithOps.contains(op))
     return false;
   return llvm::all_of(op->getOperands(),
