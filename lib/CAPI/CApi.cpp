@@ -176,6 +176,8 @@ const char *tilec_compiler_status_name(tilec_compiler_status status) {
     return "TILEC_COMPILER_ERROR_CACHE";
   case TILEC_COMPILER_ERROR_INTERNAL:
     return "TILEC_COMPILER_ERROR_INTERNAL";
+  case TILEC_COMPILER_NOT_CACHED:
+    return "TILEC_COMPILER_NOT_CACHED";
   }
   return "unknown tilec_compiler_status";
 }
@@ -311,6 +313,21 @@ tilec_compiler_status
 tilec_get_kernel(const char *family, const tilec_gemm_problem *problem,
                  int32_t sm_count, const char *target, const uint8_t **bundle,
                  size_t *bundle_size, tilec_kernel_info *info) {
+  return tilec_get_kernel_ex(family, problem, sm_count, target, 0, bundle,
+                             bundle_size, info);
+}
+
+tilec_compiler_status tilec_get_kernel_ex(const char *family,
+                                          const tilec_gemm_problem *problem,
+                                          int32_t sm_count, const char *target,
+                                          int32_t flags, const uint8_t **bundle,
+                                          size_t *bundle_size,
+                                          tilec_kernel_info *info) {
+  if (flags & ~(TILEC_KERNEL_QUICK | TILEC_KERNEL_CACHED_ONLY))
+    return fail(
+        TILEC_COMPILER_ERROR_INVALID_ARGUMENT,
+        formatv("flags {0:x} has bits that are no tilec_kernel_flags", flags)
+            .str());
   const kernels::KernelFamily *found = nullptr;
   kernels::GemmProblem gemm;
   if (tilec_compiler_status s = readRequest(family, problem, found, gemm))
@@ -321,8 +338,8 @@ tilec_get_kernel(const char *family, const tilec_gemm_problem *problem,
   KernelLookup lookup;
   std::string error;
   if (tilec_compiler_status s = KernelCache::instance().get(
-          *found, gemm, sm_count, target ? target : "", lookup, error))
-    return fail(s, error);
+          *found, gemm, sm_count, target ? target : "", flags, lookup, error))
+    return s == TILEC_COMPILER_NOT_CACHED ? s : fail(s, error);
   const CachedKernel &kernel = *lookup.kernel;
   *bundle = kernel.bundle.data();
   *bundle_size = kernel.bundle.size();

@@ -41,11 +41,12 @@ struct ProblemKey {
   bool accumulate;
   vocab::Target target;
   int64_t numGroups, groupLayout, mkAlignment; ///< M-grouped families
+  bool quick; ///< the configuration's quick build
 
   bool operator==(const ProblemKey &o) const {
-    return family == o.family && m == o.m && n == o.n && k == o.k &&
-           smCount == o.smCount && a == o.a && b == o.b && d == o.d &&
-           accumulate == o.accumulate && target == o.target &&
+    return quick == o.quick && family == o.family && m == o.m && n == o.n &&
+           k == o.k && smCount == o.smCount && a == o.a && b == o.b &&
+           d == o.d && accumulate == o.accumulate && target == o.target &&
            numGroups == o.numGroups && groupLayout == o.groupLayout &&
            mkAlignment == o.mkAlignment;
   }
@@ -53,10 +54,11 @@ struct ProblemKey {
 
 struct ProblemKeyHash {
   size_t operator()(const ProblemKey &p) const {
-    return llvm::hash_combine(
-        p.family, p.m, p.n, p.k, p.smCount, static_cast<int>(p.a),
-        static_cast<int>(p.b), static_cast<int>(p.d), p.accumulate,
-        static_cast<int>(p.target), p.numGroups, p.groupLayout, p.mkAlignment);
+    return llvm::hash_combine(p.family, p.m, p.n, p.k, p.smCount,
+                              static_cast<int>(p.a), static_cast<int>(p.b),
+                              static_cast<int>(p.d), p.accumulate,
+                              static_cast<int>(p.target), p.numGroups,
+                              p.groupLayout, p.mkAlignment, p.quick);
   }
 };
 
@@ -125,8 +127,8 @@ struct KernelCache::Impl {
 
   /// Fills `slot` from the disk cache or by compiling, under its mutex.
   tilec_compiler_status fill(Slot &slot, const kernels::KernelConfig &config,
-                             const std::string &key, KernelLookup &result,
-                             std::string &error);
+                             const std::string &key, bool cachedOnly,
+                             KernelLookup &result, std::string &error);
 };
 
 KernelCache::KernelCache() : impl(new Impl) {}
@@ -139,8 +141,8 @@ KernelCache &KernelCache::instance() {
 
 tilec_compiler_status
 KernelCache::Impl::fill(Slot &slot, const kernels::KernelConfig &config,
-                        const std::string &key, KernelLookup &result,
-                        std::string &error) {
+                        const std::string &key, bool cachedOnly,
+                        KernelLookup &result, std::string &error) {
   auto start = std::chrono::steady_clock::now();
   auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -168,6 +170,8 @@ KernelCache::Impl::fill(Slot &slot, const kernels::KernelConfig &config,
       result.source = TILEC_KERNEL_SOURCE_DISK;
   }
   if (result.source != TILEC_KERNEL_SOURCE_DISK) {
+    if (cachedOnly)
+      return TILEC_COMPILER_NOT_CACHED;
     std::vector<uint8_t> bytes;
     if (tilec_compiler_status status = compile(config, bytes, error))
       return status;
@@ -202,9 +206,11 @@ KernelCache::Impl::fill(Slot &slot, const kernels::KernelConfig &config,
 tilec_compiler_status KernelCache::get(const kernels::KernelFamily &family,
                                        const kernels::GemmProblem &problem,
                                        int64_t smCount, StringRef target,
-                                       KernelLookup &result,
+                                       int32_t flags, KernelLookup &result,
                                        std::string &error) {
   result = KernelLookup();
+  const bool quick = flags & TILEC_KERNEL_QUICK;
+  const bool cachedOnly = flags & TILEC_KERNEL_CACHED_ONLY;
   std::optional<vocab::Target> parsedTarget =
       target.empty() ? vocab::kDefaultTarget : vocab::parseTarget(target);
   // An unknown target has no entry; chooseConfig below names it.
@@ -220,7 +226,8 @@ tilec_compiler_status KernelCache::get(const kernels::KernelFamily &family,
                         parsedTarget.value_or(vocab::kDefaultTarget),
                         problem.numGroups,
                         problem.groupLayout,
-                        problem.mkAlignment};
+                        problem.mkAlignment,
+                        quick};
   std::shared_ptr<Slot> slot;
   if (parsedTarget) {
     std::lock_guard<std::mutex> lock(impl->mutex);
@@ -243,6 +250,9 @@ tilec_compiler_status KernelCache::get(const kernels::KernelFamily &family,
         kernels::chooseConfig(family, problem, smCount, target, entry->config);
     if (!error.empty())
       return TILEC_COMPILER_ERROR_INVALID_ARGUMENT;
+    kernels::KernelConfig cheaper;
+    if (quick && kernels::quickBuild(entry->config, cheaper))
+      entry->config = std::move(cheaper);
     if (envFlag("TILEC_PRINT_CONFIGS"))
       printConfig(problem, smCount, entry->config);
     entry->key = kernels::kernelKey(entry->config, compilerVersion());
@@ -256,15 +266,18 @@ tilec_compiler_status KernelCache::get(const kernels::KernelFamily &family,
     impl->problems.emplace(problemKey, ProblemSlot{std::move(entry), slot});
   }
 
-  std::lock_guard<std::mutex> lock(slot->mutex);
+  // A cached-only lookup does not wait for another thread's compile.
+  std::unique_lock<std::mutex> lock(slot->mutex, std::defer_lock);
+  if (cachedOnly ? !lock.try_lock() : (lock.lock(), false))
+    return TILEC_COMPILER_NOT_CACHED;
   if (const CachedKernel *kernel = slot->kernel.load()) {
     // Another thread, or another problem with the same kernel, filled it.
     result.kernel = kernel;
     result.source = TILEC_KERNEL_SOURCE_MEMORY;
     return TILEC_COMPILER_OK;
   }
-  return impl->fill(*slot, result.problem->config, result.problem->key, result,
-                    error);
+  return impl->fill(*slot, result.problem->config, result.problem->key,
+                    cachedOnly, result, error);
 }
 
 void KernelCache::clearMemory() {

@@ -53,12 +53,15 @@ class KernelCache {
 public:
   static KernelCache &instance();
 
-  /// Finds or builds the kernel. On failure returns the status and sets
+  /// Finds or builds the kernel; `flags` are tilec_kernel_flags (the quick
+  /// build; TILEC_COMPILER_NOT_CACHED instead of a compile, also while
+  /// another thread compiles it). On failure returns the status and sets
   /// `error`.
   tilec_compiler_status get(const kernels::KernelFamily &family,
                             const kernels::GemmProblem &problem,
                             int64_t smCount, llvm::StringRef target,
-                            KernelLookup &result, std::string &error);
+                            int32_t flags, KernelLookup &result,
+                            std::string &error);
 
   /// Forgets what is in memory (kernels handed out stay valid).
   void clearMemory();

@@ -707,6 +707,21 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
                  vocab::toString(problem.d));
 }
 
+bool quickBuild(const KernelConfig &config, KernelConfig &quick) {
+  // UNROLL = 1 and OVERLAP = 0 are the specs' defaults; neither changes
+  // shared memory, the grid or the order of the promotions' fmas.
+  auto slow = [](const ConfigParam &p) {
+    return (p.name == "UNROLL" && p.value != "1") ||
+           (p.name == "OVERLAP" && p.value != "0");
+  };
+  if (llvm::none_of(config.params, slow))
+    return false;
+  quick = config;
+  llvm::erase_if(quick.params, slow);
+  quick.reason = config.reason + " (quick build: not unrolled, not paired)";
+  return true;
+}
+
 std::vector<std::string> configDefines(const KernelConfig &config) {
   std::vector<std::string> defines;
   for (const ConfigParam &p : config.params)

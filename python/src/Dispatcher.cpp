@@ -96,6 +96,8 @@ bool Dispatcher::launch(PyObject *const *tensors, size_t count) {
   if (found == plans.end())
     return false;
   Plan &plan = found->second;
+  if (plan.retired && plan.retired->load(std::memory_order_acquire))
+    return false;
   const KernelRef &first = plan.steps.front().step.kernel;
   void *stream = currentStreamFor(first, infos[0].device);
   const rt::Arg *workspace = nullptr;
@@ -122,7 +124,8 @@ bool Dispatcher::launch(PyObject *const *tensors, size_t count) {
 }
 
 void Dispatcher::add(PyObject *const *tensors, size_t count,
-                     std::vector<Step> steps, PyObject *workspace) {
+                     std::vector<Step> steps, PyObject *workspace,
+                     const RetireFlag *retire) {
   TensorInfo infos[kMaxInputs];
   Key key;
   if (!readInputs(tensors, count, infos, key))
@@ -138,6 +141,8 @@ void Dispatcher::add(PyObject *const *tensors, size_t count,
                                 "dtype tilec knows");
   Plan plan;
   plan.needsWorkspace = workspace != nullptr;
+  if (retire)
+    plan.retired = retire->shared();
   for (Step &step : steps) {
     const std::vector<PlanArg> &args = step.args;
     if (args.size() != step.kernel.meta->args.size())

@@ -9,6 +9,10 @@
 // launches, with no Python in between. Addresses are not part of the
 // signature: the runtime checks their alignment at every launch.
 //
+// A plan may be provisional (the tiered JIT's quick build, docs/python.md):
+// it names a RetireFlag, and once that is set its calls miss, so that the
+// slow path replaces it with the tuned kernel.
+//
 // A plan may run a second kernel after the first (split K: the GEMM's
 // partial sums, then their reduction) through a workspace tensor that
 // Python allocates. Kernels on two streams must not share one, so a plan
@@ -24,10 +28,25 @@
 #include "TorchTensor.h"
 
 #include <array>
+#include <atomic>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
 namespace tilec::python {
+
+/// Set once (from any thread) when a provisional plan's better kernel is
+/// ready; shared by the plans it retires.
+class RetireFlag {
+public:
+  void set() { value->store(true, std::memory_order_release); }
+  bool isSet() const { return value->load(std::memory_order_acquire); }
+  std::shared_ptr<const std::atomic<bool>> shared() const { return value; }
+
+private:
+  std::shared_ptr<std::atomic<bool>> value =
+      std::make_shared<std::atomic<bool>>(false);
+};
 
 class Dispatcher {
 public:
@@ -71,8 +90,9 @@ public:
   /// With \p workspace (a tensor the steps' kWorkspace arguments name), the
   /// workspace serves calls on torch's current stream; a plan of the same
   /// kernels already there keeps its other streams' workspaces.
+  /// With \p retire, the plan serves calls until that flag is set.
   void add(PyObject *const *tensors, size_t count, std::vector<Step> steps,
-           PyObject *workspace = nullptr);
+           PyObject *workspace = nullptr, const RetireFlag *retire = nullptr);
 
 private:
   static constexpr size_t kMaxWords = kMaxInputs * (1 + 2 * bundle::kMaxRank);
@@ -99,6 +119,8 @@ private:
     std::vector<PlannedStep> steps;
     bool needsWorkspace = false;
     std::vector<Workspace> workspaces; ///< one per stream
+    /// Set: the plan misses (a provisional plan's kernel was superseded).
+    std::shared_ptr<const std::atomic<bool>> retired;
   };
 
   /// Whether two plans run the same kernels in the same order.

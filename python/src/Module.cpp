@@ -420,6 +420,13 @@ NB_MODULE(_C, m) {
           },
           "name"_a = "");
 
+  nb::class_<RetireFlag>(m, "RetireFlag",
+                         "Set once when a provisional plan's better kernel "
+                         "is ready; the plans recorded with it then miss.")
+      .def(nb::init<>())
+      .def("set", &RetireFlag::set)
+      .def_prop_ro("is_set", &RetireFlag::isSet);
+
   nb::class_<Dispatcher>(m, "Dispatcher")
       .def(nb::init<size_t>(), "inputs"_a)
       .def(
@@ -434,7 +441,8 @@ NB_MODULE(_C, m) {
       .def(
           "add",
           [](Dispatcher &d, nb::tuple tensors, const KernelRef &kernel,
-             nb::list argMap, nb::list then, nb::object workspace) {
+             nb::list argMap, nb::list then, nb::object workspace,
+             const RetireFlag *retire) {
             std::vector<Dispatcher::Step> steps;
             steps.push_back({kernel, toPlanArgs(*kernel.meta, argMap)});
             for (nb::handle next : then) {
@@ -445,17 +453,18 @@ NB_MODULE(_C, m) {
             }
             d.add(&PyTuple_GET_ITEM(tensors.ptr(), 0),
                   size_t(PyTuple_GET_SIZE(tensors.ptr())), std::move(steps),
-                  workspace.is_none() ? nullptr : workspace.ptr());
+                  workspace.is_none() ? nullptr : workspace.ptr(), retire);
           },
           "tensors"_a, "kernel"_a, "arg_map"_a, "then"_a = nb::list(),
-          "workspace"_a = nb::none(),
+          "workspace"_a = nb::none(), "retire"_a = nb::none(),
           "Records `kernel` for the signature of `tensors`; arg_map has one "
           "entry per kernel argument: (input index, transposed), (input "
           "index, transposed, leading dims of 1 to add), a constant "
           "number, or 'workspace'. `then`: (kernel, arg_map) pairs launched "
           "after it, in order. `workspace`: the tensor 'workspace' names, "
           "for calls on torch's current stream (a plan keeps one per "
-          "stream; a stream without one takes the slow path).")
+          "stream; a stream without one takes the slow path). `retire`: "
+          "a RetireFlag; once it is set the plan's calls miss.")
       .def("clear", &Dispatcher::clear)
       .def("__len__", &Dispatcher::size)
       .def_prop_ro("inputs", &Dispatcher::inputs);

@@ -20,14 +20,14 @@ import os as _os
 if _os.environ.get("TILEC_EXTENSION_DIR"):
     __path__.append(_os.environ["TILEC_EXTENSION_DIR"])  # noqa: F821
 
-from ._cache import cache_dir, get_bundle, get_kernel  # noqa: E402
+from ._cache import cache_dir, get_bundle, get_kernel, wait_for_compiles  # noqa: E402
 from ._jit import CompileError, compile_bundle, compiler_version  # noqa: E402
 
 __version__ = "0.1.0"
 
 __all__ = ["CompileError", "TilecError", "compile", "compile_bundle",
            "compiler_version", "cache_dir", "get_bundle", "get_kernel", "load",
-           "set_dry_run"]
+           "set_dry_run", "wait_for_compiles"]
 
 
 def compile(spec_text: str, defines=None, target: str = "sm_90a",

@@ -18,6 +18,16 @@ directory, fsynced and renamed over the entry (atomic on POSIX, so several
 processes may share a directory and a reader never sees half a file). An
 entry that does not verify is a miss and is replaced.
 
+plan_kernel(...) is what a GEMM's first call takes: the tiered JIT. When
+the configuration is in neither cache and has a quick build (its K loop not
+unrolled, its K blocks not paired: the same bits, a compile up to 5x
+cheaper; tilec_get_kernel_ex's TILEC_KERNEL_QUICK), the call runs the quick
+build and the configuration compiles on a background thread; its plan is
+recorded with a RetireFlag that the thread sets, so the first call after
+the tuned kernel is ready takes the slow path once and records it.
+wait_for_compiles() waits for those threads; TILEC_TIERED=0 compiles the
+configuration itself on the first call.
+
 Environment: TILEC_PRINT_COMPILES=1 prints each compile (and disk load) with
 its time to stderr; TILEC_DISABLE_CACHE=1 skips the disk.
 """
@@ -214,6 +224,119 @@ def _load(family_name: str, defines: Tuple[Tuple[str, str], ...],
         bundle = get_bundle(os.path.basename(family.spec),
                             _specs.spec_text(family.spec), defines, target)
     return _runtime.load_kernel(bundle, family.kernel, device)
+
+
+class _TunedCompile:
+    """A configuration compiling on a background thread for the plans of
+    its quick build; `flag` is set when it is done (or failed: `error`)."""
+
+    def __init__(self, family: str, target: str, problem: dict):
+        self.flag = _runtime.RetireFlag()
+        self.error = None
+        self.warned = False
+        self.thread = threading.Thread(
+            target=self._run, args=(family, target, dict(problem)),
+            name=f"tilec-compile-{family}", daemon=True)
+        self.thread.start()
+
+    def _run(self, family: str, target: str, problem: dict) -> None:
+        from . import _configs
+        try:  # the compile releases the GIL (a ctypes call)
+            _configs.library_bundle(family, target=target, **problem)
+        except Exception as error:  # reported by the next slow path
+            self.error = error
+        finally:
+            self.flag.set()
+
+
+_tuned_compiles = {}
+
+
+def _tiered() -> bool:
+    return os.environ.get("TILEC_TIERED", "1") != "0"
+
+
+def _capturing(device) -> bool:
+    """Whether torch's current stream is capturing a CUDA graph: no module
+    is loaded then (the quick kernel keeps serving)."""
+    if _runtime.dry_run():
+        return False
+    import torch
+    return torch.cuda.is_current_stream_capturing()
+
+
+def plan_kernel(family: str, defines, device: Optional[int], problem: dict):
+    """(kernel, retire flag or None) for a plan of a kernel-library GEMM:
+    the configuration's kernel when this process or a cache has it (or
+    tiering is off), else its quick build, with the flag that the
+    background compile of the configuration sets (module docstring)."""
+    defines = _jit.normalize_defines(defines)
+    loaded = (family, defines, device, _runtime.dry_run()) in _memory
+    if loaded or not _tiered() or _jit.find_compiler_library() is None:
+        return get_kernel(family, defines, device, problem), None
+    from . import _configs
+    target = device_target(device)
+    tuned_key = (family, defines, target)
+    pending = _tuned_compiles.get(tuned_key)
+    try:
+        if pending is None:
+            # Precompiled, or stored by an earlier process: no tiers.
+            if _configs.library_bundle(family, target=target, cached_only=True,
+                                       **problem) is not None:
+                return get_kernel(family, defines, device, problem), None
+            _, quick, _ = _configs.library_bundle(family, target=target,
+                                                  quick=True, **problem)
+            if quick == defines:  # nothing to drop: that was the configuration
+                return get_kernel(family, defines, device, problem), None
+            with _lock:
+                pending = _tuned_compiles.get(tuned_key)
+                if pending is None:
+                    pending = _tuned_compiles[tuned_key] = _TunedCompile(
+                        family, target, problem)
+        elif pending.flag.is_set and pending.error is None:
+            if not _capturing(device):  # no module loads while capturing
+                return get_kernel(family, defines, device, problem), None
+    except _configs.CacheUnavailable:
+        return get_kernel(family, defines, device, problem), None  # warns
+    if pending.flag.is_set and pending.error is not None:
+        if not pending.warned:
+            pending.warned = True
+            print(f"tilec: {family} [{' '.join(f'{k}={v}' for k, v in defines)}] "
+                  f"did not compile ({pending.error}); its quick build serves "
+                  f"instead", file=sys.stderr)
+        return _quick_kernel(family, defines, device, problem), None
+    return _quick_kernel(family, defines, device, problem), pending.flag
+
+
+def _quick_kernel(family: str, defines, device, problem: dict):
+    """The loaded quick build of the configuration `defines`."""
+    dry = _runtime.dry_run()
+    key = ("quick", family, defines, device, dry)
+    kernel = _memory.get(key)
+    if kernel is None:
+        from . import _configs
+        with _lock:
+            kernel = _memory.get(key)
+            if kernel is None:
+                bundle, _, _ = _configs.library_bundle(
+                    family, target=device_target(device), quick=True, **problem)
+                kernel = _runtime.load_kernel(bundle, _specs.family(family).kernel,
+                                              device)
+                _memory[key] = kernel
+    return kernel
+
+
+def wait_for_compiles(timeout: Optional[float] = None) -> bool:
+    """Waits for the tiered JIT's background compiles (module docstring);
+    True when none is left running. Benchmarks call it before timing."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    for pending in list(_tuned_compiles.values()):
+        thread = getattr(pending, "thread", None)
+        if thread is not None:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            thread.join(left)
+    return not any(getattr(p, "thread", None) is not None and p.thread.is_alive()
+                   for p in _tuned_compiles.values())
 
 
 def _library_bundle(family: str, defines, target: str,

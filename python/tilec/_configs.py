@@ -19,7 +19,7 @@ import ctypes
 import functools
 import os
 import sys
-from typing import Tuple
+from typing import Optional, Tuple
 
 from . import _jit
 
@@ -56,6 +56,9 @@ class _Info(ctypes.Structure):
 
 
 _CACHE_ERROR = 3  # TILEC_COMPILER_ERROR_CACHE
+_NOT_CACHED = 5  # TILEC_COMPILER_NOT_CACHED
+_KERNEL_QUICK = 1  # tilec_kernel_flags
+_KERNEL_CACHED_ONLY = 2
 
 
 class CacheUnavailable(OSError):
@@ -80,6 +83,12 @@ def _compiler_library():
             ctypes.c_char_p, ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8)),
             ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(_Info)]
         library.tilec_get_kernel.restype = ctypes.c_int
+        library.tilec_get_kernel_ex.argtypes = [
+            ctypes.c_char_p, ctypes.POINTER(_Problem), ctypes.c_int32,
+            ctypes.c_char_p, ctypes.c_int32,
+            ctypes.POINTER(ctypes.POINTER(ctypes.c_uint8)),
+            ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(_Info)]
+        library.tilec_get_kernel_ex.restype = ctypes.c_int
     return library
 
 
@@ -139,20 +148,27 @@ def library_bundle(family: str, m: int, n: int, k: int, *, out: str = "bf16",
                    accumulate: bool = False, num_sms: int = 132,
                    target: str = "sm_90a", num_groups: int = 0,
                    group_layout: str = "contiguous",
-                   mk_alignment: int = 0) -> Tuple[bytes, Defines, int]:
+                   mk_alignment: int = 0, quick: bool = False,
+                   cached_only: bool = False) -> Optional[Tuple[bytes, Defines, int]]:
     """(bundle, -D defines, source) of the problem's kernel from the
     library's kernel cache; source is tilec_kernel_source (1 memory, 2 disk,
-    3 compiled). Raises _jit.CompileError when it does not compile."""
+    3 compiled). `quick`: the configuration's quick build (tilec_get_kernel_ex,
+    TILEC_KERNEL_QUICK: not unrolled, not paired, the same bits); with
+    `cached_only` None instead of a compile. Raises _jit.CompileError when it
+    does not compile."""
     problem = _problem(family, m, n, k, out, accumulate, num_groups,
                        group_layout, mk_alignment)
     info = _Info()
     data = ctypes.POINTER(ctypes.c_uint8)()
     size = ctypes.c_size_t()
     library = _compiler_library()
-    status = library.tilec_get_kernel(family.encode(), ctypes.byref(problem),
-                                      num_sms, target.encode(),
-                                      ctypes.byref(data), ctypes.byref(size),
-                                      ctypes.byref(info))
+    flags = (_KERNEL_QUICK if quick else 0) | (_KERNEL_CACHED_ONLY if cached_only else 0)
+    status = library.tilec_get_kernel_ex(family.encode(), ctypes.byref(problem),
+                                         num_sms, target.encode(), flags,
+                                         ctypes.byref(data), ctypes.byref(size),
+                                         ctypes.byref(info))
+    if status == _NOT_CACHED:
+        return None
     if status != 0:
         message = library.tilec_compiler_last_error().decode()
         if status == _jit._COMPILE_ERROR:

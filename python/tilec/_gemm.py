@@ -400,7 +400,9 @@ def _launch(plan: Plan, key: tuple) -> None:
                    accumulate=plan.accumulate, num_sms=get_num_sms(device))
     defines, _ = _configs.choose(plan.family, target=_cache.device_target(device),
                                  **problem)
-    kernel = _cache.get_kernel(plan.family, defines, device, problem)
+    # The first call of a new configuration may get its quick build, and a
+    # flag that retires this plan once the configuration has compiled.
+    kernel, retire = _cache.plan_kernel(plan.family, defines, device, problem)
     # set_num_sms bounds the persistent grid too, so those SMs stay free.
     kernel.set_persistent_limit(_num_sms_override or 0)
     inputs = tuple(inputs)
@@ -408,16 +410,16 @@ def _launch(plan: Plan, key: tuple) -> None:
     splits = int(dict(defines).get("SPLIT_K", "1"))
     if splits > 1:
         _add_split_plan(plan, target, inputs, kernel, defines, splits, device,
-                        problem)
+                        problem, retire)
     else:
-        target.add(inputs, kernel, plan.arg_map)
+        target.add(inputs, kernel, plan.arg_map, retire=retire)
     if not target.launch(*inputs):
         raise RuntimeError(f"{plan.function}: the plan just recorded was not "
                            f"found (a tensor tilec._C cannot read?)")
 
 
 def _add_split_plan(plan: Plan, target, inputs, kernel, defines, splits: int,
-                    device, problem: dict) -> None:
+                    device, problem: dict, retire=None) -> None:
     """Split K (the config's SPLIT_K): the GEMM writes `splits` slices of
     f32 partial sums into a workspace of splits * ceil(M / BLK_M) * BLK_M
     rows by N, then splitk_reduce.tile adds them into D in slice order
@@ -438,7 +440,7 @@ def _add_split_plan(plan: Plan, target, inputs, kernel, defines, splits: int,
                 for index, entry in enumerate(plan.arg_map)]
     target.add(inputs, kernel, gemm_map,
                then=[(reduce, ["workspace", plan.arg_map[2]])],
-               workspace=workspace)
+               workspace=workspace, retire=retire)
 
 
 # The custom ops call back into this module; importing them last registers

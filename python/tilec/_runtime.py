@@ -20,6 +20,7 @@ Bundle = _C.Bundle
 Module = _C.Module
 Kernel = _C.Kernel
 Dispatcher = _C.Dispatcher
+RetireFlag = _C.RetireFlag
 
 # torch dtype attribute -> tilec dtype name (runtime/include/tilec/Vocabulary.h).
 _TORCH_DTYPES = {

@@ -32,7 +32,7 @@ extern "C" {
 
 /** Version of this API (major * 10000 + minor * 100 + patch). A struct gains
  *  fields only at its end and only with a new minor version. */
-#define TILEC_COMPILER_API_VERSION 300
+#define TILEC_COMPILER_API_VERSION 400
 
 typedef enum tilec_compiler_status {
   TILEC_COMPILER_OK = 0,
@@ -45,7 +45,10 @@ typedef enum tilec_compiler_status {
   /* The cache directory cannot be created or written. */
   TILEC_COMPILER_ERROR_CACHE = 3,
   /* A bug in tilec. */
-  TILEC_COMPILER_ERROR_INTERNAL = 4
+  TILEC_COMPILER_ERROR_INTERNAL = 4,
+  /* tilec_get_kernel_ex with TILEC_KERNEL_CACHED_ONLY: the kernel is in
+   * neither cache (or another thread is compiling it); nothing compiled. */
+  TILEC_COMPILER_NOT_CACHED = 5
 } tilec_compiler_status;
 
 /** The compiler's version: "0.1.0", plus "+g<git hash>" (and "-dirty") when
@@ -209,6 +212,25 @@ TILEC_COMPILER_API tilec_compiler_status
 tilec_get_kernel(const char *family, const tilec_gemm_problem *problem,
                  int32_t sm_count, const char *target, const uint8_t **bundle,
                  size_t *bundle_size, tilec_kernel_info *info);
+
+/** Flags of tilec_get_kernel_ex. */
+typedef enum tilec_kernel_flags {
+  /* The configuration's quick build: its K loop not unrolled, its K blocks
+   * not paired; the same tiles, stages and splits, the same bits out, a
+   * compile several times cheaper. A first call runs it while the
+   * configuration itself compiles (docs/capi.md). It is the configuration
+   * itself when that has nothing to drop (info->params says which). */
+  TILEC_KERNEL_QUICK = 1,
+  /* Memory or disk only: TILEC_COMPILER_NOT_CACHED instead of compiling. */
+  TILEC_KERNEL_CACHED_ONLY = 2
+} tilec_kernel_flags;
+
+/** tilec_get_kernel with \p flags (tilec_kernel_flags, or-ed). */
+TILEC_COMPILER_API tilec_compiler_status
+tilec_get_kernel_ex(const char *family, const tilec_gemm_problem *problem,
+                    int32_t sm_count, const char *target, int32_t flags,
+                    const uint8_t **bundle, size_t *bundle_size,
+                    tilec_kernel_info *info);
 
 /** The disk cache directory tilec_get_kernel uses now ($TILEC_CACHE_DIR, else
  *  ~/.cache/tilec), "" when TILEC_DISABLE_CACHE=1. Valid until the next call
