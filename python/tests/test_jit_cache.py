@@ -281,6 +281,73 @@ dg.fp8_gemm_nt((a, dg.get_mn_major_tma_aligned_tensor(sfa)), (b, sfb), d)
 print("called")
 """
 
+# The tiered JIT on 128x2112x7168 (the overlapped 64x32 configuration,
+# unrolled 4 times): the first call runs the quick build and records a
+# provisional plan; once the background compile is done that plan misses
+# and the next call records the tuned kernel, whose plan stays.
+_TIERED_CALL = """
+import os
+import torch
+import tilec
+import tilec.deep_gemm as dg
+from tilec import _cache, _gemm, quant
+tilec.set_dry_run(True)
+a, sfa = quant.per_token_cast_to_fp8(torch.randn(128, 7168))
+b, sfb = quant.per_block_cast_to_fp8(torch.randn(2112, 7168))
+sfa = dg.get_mn_major_tma_aligned_tensor(sfa)
+d = torch.empty(128, 2112, dtype=torch.bfloat16)
+dg.fp8_gemm_nt((a, sfa), (b, sfb), d)
+quick = sorted(key[0] for key in _cache._memory)
+print("after the first call:", quick)
+(dispatcher,) = _gemm._dispatchers.values()
+print("provisional plan served:", dispatcher.launch(a, b, d, sfa, sfb))
+assert tilec.wait_for_compiles(timeout=120)
+print("provisional plan misses:", not dispatcher.launch(a, b, d, sfa, sfb))
+dg.fp8_gemm_nt((a, sfa), (b, sfb), d)
+print("tuned plan serves:", dispatcher.launch(a, b, d, sfa, sfb))
+print("loaded:", sorted(key[0] for key in _cache._memory))
+"""
+
+
+@unittest.skipIf(not COMPILER_LIB or not os.path.isfile(COMPILER_LIB),
+                 "no libtilec_compiler.so (set TILEC_TEST_COMPILER_LIB)")
+class TieredJitTest(CacheDirTest):
+
+    def run_call(self, **env_values) -> subprocess.CompletedProcess:
+        env = dict(os.environ, TILEC_COMPILER_LIB=COMPILER_LIB,
+                   TILEC_PRINT_COMPILES="1", TILEC_CACHE_DIR=self.cache,
+                   **env_values)
+        env.pop("TILEC_COMPILER", None)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [os.path.join(REPO, "python"), env.get("PYTHONPATH", "")])
+        done = subprocess.run([sys.executable, "-c", _TIERED_CALL], env=env,
+                              capture_output=True, text=True, timeout=300)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done
+
+    def test_first_call_runs_the_quick_build_then_the_tuned_one(self):
+        done = self.run_call()
+        self.assertIn("after the first call: ['quick']", done.stdout)
+        # Served while the tuned kernel compiles (unless it was done first).
+        self.assertIn("provisional plan served:", done.stdout)
+        self.assertIn("provisional plan misses: True", done.stdout)
+        self.assertIn("tuned plan serves: True", done.stdout)
+        self.assertIn("loaded: ['fp8_gemm_1d2d', 'quick']", done.stdout)
+        # The quick build drops UNROLL and OVERLAP, nothing else.
+        self.assertIn("BLK_M=64 BLK_N=32 MAX_KB=0 OUT=bf16 STAGES=12] for",
+                      done.stderr)
+        self.assertIn("OVERLAP=1 STAGES=12 UNROLL=4] for", done.stderr)
+        # A second process finds the tuned kernel on disk: no tiers.
+        again = self.run_call()
+        self.assertNotIn("tilec: compiled", again.stderr)
+        self.assertIn("after the first call: ['fp8_gemm_1d2d']", again.stdout)
+
+    def test_tiering_off_compiles_the_configuration_first(self):
+        done = self.run_call(TILEC_TIERED="0")
+        self.assertIn("after the first call: ['fp8_gemm_1d2d']", done.stdout)
+        self.assertNotIn("MAX_KB=0 OUT=bf16 STAGES=12] for", done.stderr)
+
+
 @unittest.skipIf(not COMPILER_LIB or not os.path.isfile(COMPILER_LIB) or
                  not os.access(PRECOMPILE, os.X_OK),
                  "no libtilec_compiler.so or tilec-precompile (set "

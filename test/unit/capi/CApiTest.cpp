@@ -757,6 +757,56 @@ TEST_F(CompilerApi, GetKernelCompilesThenHitsMemoryThenDisk) {
   EXPECT_EQ(sourceOf("fp8_gemm_1d2d", p, true), TILEC_KERNEL_SOURCE_DISK);
 }
 
+TEST_F(CompilerApi, QuickBuildDropsUnrollAndPairsAndCachedOnlyNeverCompiles) {
+  REQUIRE_PTXAS();
+  tilec_gemm_problem p = gemm(128, 2112, 7168);
+  const uint8_t *bundle = nullptr;
+  size_t size = 0;
+  tilec_kernel_info info;
+  // Nothing cached yet: cached-only says so and compiles nothing.
+  EXPECT_EQ(tilec_get_kernel_ex("fp8_gemm_1d2d", &p, 132, nullptr,
+                                TILEC_KERNEL_CACHED_ONLY, &bundle, &size,
+                                &info),
+            TILEC_COMPILER_NOT_CACHED);
+  ASSERT_EQ(tilec_get_kernel_ex("fp8_gemm_1d2d", &p, 132, nullptr,
+                                TILEC_KERNEL_QUICK, &bundle, &size, &info),
+            TILEC_COMPILER_OK)
+      << tilec_compiler_last_error();
+  EXPECT_STREQ(info.params,
+               "ACCUMULATE=0 BLK_M=64 BLK_N=32 MAX_KB=0 OUT=bf16 STAGES=12");
+  EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_COMPILED);
+  tilec_kernel_info tuned;
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &p, 132, nullptr, &tuned), 0);
+  EXPECT_STREQ(tuned.params, "ACCUMULATE=0 BLK_M=64 BLK_N=32 MAX_KB=0 "
+                             "OUT=bf16 OVERLAP=1 STAGES=12 UNROLL=4");
+  EXPECT_EQ(info.shared_bytes, tuned.shared_bytes);
+  EXPECT_STRNE(info.key, tuned.key);
+  // The quick build is no hit for the configuration itself.
+  EXPECT_EQ(tilec_get_kernel_ex("fp8_gemm_1d2d", &p, 132, nullptr,
+                                TILEC_KERNEL_CACHED_ONLY, &bundle, &size,
+                                &info),
+            TILEC_COMPILER_NOT_CACHED);
+  // A configuration with nothing to drop is its own quick build.
+  tilec_gemm_problem large = gemm(4096, 7168, 2048);
+  tilec_kernel_info plain;
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &large, 132, nullptr, &plain),
+            0);
+  ASSERT_EQ(tilec_get_kernel_ex("fp8_gemm_1d2d", &large, 132, nullptr,
+                                TILEC_KERNEL_QUICK, &bundle, &size, &info),
+            TILEC_COMPILER_OK);
+  EXPECT_STREQ(info.key, plain.key);
+  ASSERT_EQ(tilec_get_kernel_ex("fp8_gemm_1d2d", &large, 132, nullptr,
+                                TILEC_KERNEL_CACHED_ONLY, &bundle, &size,
+                                &info),
+            TILEC_COMPILER_OK);
+  EXPECT_EQ(info.source, TILEC_KERNEL_SOURCE_MEMORY);
+  EXPECT_EQ(tilec_get_kernel_ex("fp8_gemm_1d2d", &large, 132, nullptr, 8,
+                                &bundle, &size, &info),
+            TILEC_COMPILER_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_compiler_last_error(),
+               "flags 0x8 has bits that are no tilec_kernel_flags");
+}
+
 TEST_F(CompilerApi, CorruptOrTruncatedEntryIsAMissAndReplaced) {
   REQUIRE_PTXAS();
   tilec_gemm_problem p = gemm(1, 576, 7168);
