@@ -268,7 +268,9 @@ tilec_compiler_status KernelCache::get(const kernels::KernelFamily &family,
 
   // A cached-only lookup does not wait for another thread's compile.
   std::unique_lock<std::mutex> lock(slot->mutex, std::defer_lock);
-  if (cachedOnly ? !lock.try_lock() : (lock.lock(), false))
+  if (!cachedOnly)
+    lock.lock();
+  else if (!lock.try_lock())
     return TILEC_COMPILER_NOT_CACHED;
   if (const CachedKernel *kernel = slot->kernel.load()) {
     // Another thread, or another problem with the same kernel, filled it.

@@ -309,21 +309,29 @@ print("loaded:", sorted(key[0] for key in _cache._memory))
 """
 
 
+def run_library_script(test: CacheDirTest, script: str,
+                       **env_values) -> subprocess.CompletedProcess:
+    """Runs `script` in a fresh process (the library's memory cache empty)
+    on `test`'s cache with the compiler library, compiles reported on
+    stderr; asserts it succeeds."""
+    env = dict(os.environ, TILEC_COMPILER_LIB=COMPILER_LIB,
+               TILEC_PRINT_COMPILES="1", TILEC_CACHE_DIR=test.cache,
+               **env_values)
+    env.pop("TILEC_COMPILER", None)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.join(REPO, "python"), env.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, "-c", script], env=env,
+                          capture_output=True, text=True, timeout=300)
+    test.assertEqual(done.returncode, 0, done.stderr)
+    return done
+
+
 @unittest.skipIf(not COMPILER_LIB or not os.path.isfile(COMPILER_LIB),
                  "no libtilec_compiler.so (set TILEC_TEST_COMPILER_LIB)")
 class TieredJitTest(CacheDirTest):
 
     def run_call(self, **env_values) -> subprocess.CompletedProcess:
-        env = dict(os.environ, TILEC_COMPILER_LIB=COMPILER_LIB,
-                   TILEC_PRINT_COMPILES="1", TILEC_CACHE_DIR=self.cache,
-                   **env_values)
-        env.pop("TILEC_COMPILER", None)
-        env["PYTHONPATH"] = os.pathsep.join(
-            [os.path.join(REPO, "python"), env.get("PYTHONPATH", "")])
-        done = subprocess.run([sys.executable, "-c", _TIERED_CALL], env=env,
-                              capture_output=True, text=True, timeout=300)
-        self.assertEqual(done.returncode, 0, done.stderr)
-        return done
+        return run_library_script(self, _TIERED_CALL, **env_values)
 
     def test_first_call_runs_the_quick_build_then_the_tuned_one(self):
         done = self.run_call()
@@ -359,14 +367,7 @@ class PrecompiledCacheTest(CacheDirTest):
     def run_fresh(self, script: str, expected: str) -> str:
         """Runs `script` in a fresh process on the test's cache; its stderr
         (where the library reports compiles)."""
-        env = dict(os.environ, TILEC_COMPILER_LIB=COMPILER_LIB,
-                   TILEC_PRINT_COMPILES="1", TILEC_CACHE_DIR=self.cache)
-        env.pop("TILEC_COMPILER", None)
-        env["PYTHONPATH"] = os.pathsep.join(
-            [os.path.join(REPO, "python"), env.get("PYTHONPATH", "")])
-        done = subprocess.run([sys.executable, "-c", script], env=env,
-                              capture_output=True, text=True, timeout=300)
-        self.assertEqual(done.returncode, 0, done.stderr)
+        done = run_library_script(self, script)
         self.assertIn(expected, done.stdout)
         return done.stderr
 
