@@ -14,6 +14,9 @@
 // carries a vector clock, so the check also proves that no completion can
 // overtake a wait that should have seen the phase before it (a lapped or
 // free-passing wait), which makes the verdict of one schedule hold for all.
+// The same clocks order the asynchronous reads (wgmma and tcgen05 operands,
+// tmem loads) before the writes that reuse their places (TMA refills, MMAs
+// into the accumulator).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +29,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Debug.h"
 
+#include <deque>
 #include <functional>
 #include <numeric>
 
@@ -117,6 +121,19 @@ struct PassedWait {
   int64_t phase;
 };
 
+/// An asynchronous read of a shared-memory stage or of tensor-memory columns
+/// (a wgmma's or tcgen05 MMA's operands, a tcgen05.ld): a later write of the
+/// same place (a TMA copy, an MMA into the accumulator) must happen after
+/// the read is done.
+struct Access {
+  Operation *op;
+  Operation *doneAt = nullptr; // the gemm_wait, gemm_commit or tmem_wait
+  int agent;
+  uint32_t done = UINT32_MAX; // the reader's clock once it is done
+  int64_t lo, hi;             // smem: the stage [lo, lo + 1); tmem: columns
+  enum Reader { Wgmma, Tcgen05Mma, TmemLoad } reader;
+};
+
 struct BarrierState {
   int64_t completed = 0;
   int64_t arrivals = 0, expected = 0, delivered = 0;
@@ -157,6 +174,19 @@ struct Agent {
   DenseMap<int64_t, int64_t> observed; // barrier element -> completions seen
   int64_t passedWaits = 0;
   bool done = false;
+  // Its reads in flight, as indices into ProtocolChecker::accesses.
+  SmallVector<int> uncommittedWgmmaReads;
+  std::deque<SmallVector<int>> wgmmaGroups; // committed, oldest first
+  SmallVector<int> tcgen05Reads;            // done at the next commit
+  SmallVector<int> tmemReads;               // done at the next tmem_wait
+
+  /// wgmma.commit_group: the reads issued since the last one form a group.
+  void commitWgmmaGroup() {
+    if (uncommittedWgmmaReads.empty())
+      return;
+    wgmmaGroups.push_back(std::move(uncommittedWgmmaReads));
+    uncommittedWgmmaReads.clear();
+  }
   // Where it is blocked.
   BarrierWaitOp blockedAt;
   int64_t blockedElement = -1, blockedTarget = 0, blockedPhase = 0;
@@ -228,6 +258,21 @@ private:
               int64_t count, int64_t bytes, bool delivered);
   bool tryComplete(int64_t elem);
   bool checkTermination();
+
+  // Asynchronous reads and the writes that must come after them.
+  bool trackAccesses(int a, Operation *op);
+  std::optional<int64_t> stageOf(int a, Value buffer, OperandRange indices);
+  void recordRead(int a, Operation *op, int cta, Value buffer, int64_t lo,
+                  int64_t hi, Access::Reader reader,
+                  SmallVector<int> &inFlight);
+  void markDone(int a, SmallVector<int> &reads, Operation *at);
+  /// Shared memory is tracked per stage, tensor memory per buffer.
+  static std::tuple<int, Value, int64_t> readKey(int cta, Value buffer,
+                                                 int64_t lo) {
+    return {cta, buffer, isa<TmemType>(buffer.getType()) ? -1 : lo};
+  }
+  bool checkOverwrite(int a, Operation *op, int cta, Value buffer, int64_t lo,
+                      int64_t hi);
   void reportDeadlock();
 
   // Findings.
@@ -268,6 +313,13 @@ private:
   std::vector<Agent> agents;
   std::vector<DenseMap<Value, AbsVal>> ctaEnv;
   std::vector<BarrierState> barriers;
+  std::vector<Access> accesses;
+  /// (CTA, buffer, stage or -1 for tensor memory) -> its reads in
+  /// `accesses`, in trace order.
+  DenseMap<std::tuple<int, Value, int64_t>, SmallVector<int>> readsOf;
+  /// Regions the agents step over: whether they hold a gemm_commit (1), a
+  /// gemm_wait (2) or a tmem_wait (4).
+  DenseMap<Operation *, uint8_t> regionEffects;
   SmallVector<int64_t> currentTrips;
   SmallVector<CondAtom, 4> condAtoms;
   DenseMap<Value, int> condAtomOf;
@@ -873,6 +925,8 @@ void ProtocolChecker::reset(ArrayRef<int64_t> trips) {
     b.arrivedBy.assign(agents.size(), 0);
   }
   ctaEnv.assign(clusterSize, DenseMap<Value, AbsVal>());
+  accesses.clear();
+  readsOf.clear();
   for (int a = 0, e = agents.size(); a < e; ++a) {
     Agent &agent = agents[a];
     agent.env.clear();
@@ -880,6 +934,10 @@ void ProtocolChecker::reset(ArrayRef<int64_t> trips) {
     agent.clock.assign(agents.size(), 0);
     agent.passedWaits = 0;
     agent.done = false;
+    agent.uncommittedWgmmaReads.clear();
+    agent.wgmmaGroups.clear();
+    agent.tcgen05Reads.clear();
+    agent.tmemReads.clear();
     agent.blockedElement = -1;
     agent.stack.clear();
     Block &body =
@@ -974,6 +1032,8 @@ ProtocolChecker::Exec ProtocolChecker::exec(int a, Operation *op) {
     return Exec::Entered;
   };
 
+  if (!trackAccesses(a, op))
+    return Exec::Stop;
   if (!relevant.contains(op)) {
     if (evaluated.contains(op))
       evalPure(a, op);
@@ -1130,6 +1190,12 @@ ProtocolChecker::Exec ProtocolChecker::exec(int a, Operation *op) {
     } else {
       dests.push_back(agent.cta);
     }
+    if (copy.isLoad())
+      if (std::optional<int64_t> stage =
+              stageOf(a, copy.getDst(), copy.getDstIndices()))
+        for (int dest : dests)
+          if (!checkOverwrite(a, op, dest, copy.getDst(), *stage, *stage + 1))
+            return Exec::Stop;
     ++agent.clock[a];
     for (int dest : dests) {
       // The 2-CTA form signals the leader CTA's barrier; a remote view
@@ -1160,6 +1226,9 @@ ProtocolChecker::Exec ProtocolChecker::exec(int a, Operation *op) {
       dests.push_back(resolved->second);
     }
     ++agent.clock[a];
+    // tcgen05.commit arrives once the MMAs before it, and their reads, are
+    // done.
+    markDone(a, agent.tcgen05Reads, op);
     for (int cta : dests) {
       std::optional<int64_t> elem =
           element(a, op, commit.getBarrier(), commit.getIndex(), cta);
@@ -1576,6 +1645,201 @@ LogicalResult ProtocolChecker::run() {
     }
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous reads
+//===----------------------------------------------------------------------===//
+
+/// The stage of `buffer` that its leading `indices` select (0 for a buffer
+/// of one tile), or nothing when an index is not known.
+std::optional<int64_t> ProtocolChecker::stageOf(int a, Value buffer,
+                                                OperandRange indices) {
+  auto type = dyn_cast<SmemType>(buffer.getType());
+  if (!type)
+    return std::nullopt;
+  int64_t leading = static_cast<int64_t>(type.getRank()) - 2;
+  if (leading <= 0)
+    return 0;
+  if (static_cast<int64_t>(indices.size()) < leading)
+    return std::nullopt;
+  int64_t stage = 0;
+  for (int64_t i = 0; i < leading; ++i) {
+    AbsVal v = eval(a, indices[i]);
+    if (!v.isInt())
+      return std::nullopt;
+    stage = stage * type.getShape()[i] + v.value;
+  }
+  return stage;
+}
+
+void ProtocolChecker::recordRead(int a, Operation *op, int cta, Value buffer,
+                                 int64_t lo, int64_t hi, Access::Reader reader,
+                                 SmallVector<int> &inFlight) {
+  if (cta < 0 || cta >= clusterSize)
+    return;
+  int id = accesses.size();
+  accesses.push_back({op, nullptr, a, UINT32_MAX, lo, hi, reader});
+  readsOf[readKey(cta, buffer, lo)].push_back(id);
+  inFlight.push_back(id);
+}
+
+/// The reads in `reads` are done at `at`, at agent `a`'s current time.
+void ProtocolChecker::markDone(int a, SmallVector<int> &reads, Operation *at) {
+  for (int id : reads) {
+    accesses[id].done = agents[a].clock[a];
+    accesses[id].doneAt = at;
+  }
+  reads.clear();
+}
+
+/// Agent `a` writes [lo, hi) of `buffer` in `cta` at `op` (a TMA copy into
+/// a stage, an MMA into tensor memory): every read of it so far must be
+/// done before, in the happens-before order of the barriers.
+bool ProtocolChecker::checkOverwrite(int a, Operation *op, int cta,
+                                     Value buffer, int64_t lo, int64_t hi) {
+  auto it = readsOf.find(readKey(cta, buffer, lo));
+  if (it == readsOf.end())
+    return true;
+  const Agent &writer = agents[a];
+  for (int id : it->second) {
+    const Access &read = accesses[id];
+    if (read.hi <= lo || hi <= read.lo || writer.clock[read.agent] >= read.done)
+      continue;
+    bool tensorMemory = isa<TmemType>(buffer.getType());
+    std::string name = "'" + nameOf(buffer.getLoc(), "buffer") + "'";
+    std::string where = clusterSize > 1 ? " of CTA " + std::to_string(cta) : "";
+    const std::string &reader = agents[read.agent].name;
+    const char *writerKind = tensorMemory ? "MMA" : "copy";
+    InFlightDiagnostic diag = error(op);
+    if (tensorMemory)
+      diag << "the MMA of " << writer.name << " overwrites columns [" << lo
+           << ", " << hi << ") of tensor memory " << name << where << " while "
+           << reader << " may still read them";
+    else
+      diag << "the TMA copy of " << writer.name << " overwrites stage " << lo
+           << " of " << name << where << " while " << reader
+           << " may still read it in "
+           << (read.reader == Access::Wgmma ? "a wgmma" : "an MMA");
+    auto &readNote = diag.attachNote(read.op->getLoc());
+    readNote << reader << " reads ";
+    if (tensorMemory)
+      readNote << "columns [" << read.lo << ", " << read.hi << ") here";
+    else
+      readNote << "the stage here";
+    if (read.doneAt) {
+      diag.attachNote(read.doneAt->getLoc())
+          << "the read is done only here, and the " << writerKind
+          << " does not wait for that";
+    } else {
+      const char *done[] = {"a gemm_wait for it", "its gemm_commit",
+                            "a tmem_wait for it"};
+      readNote << ", and nothing the " << writerKind
+               << " waits for comes after " << done[read.reader];
+    }
+    noteTrips(diag);
+    return false;
+  }
+  return true;
+}
+
+/// The effects of `op` on the reads in flight: MMAs and tensor-memory loads
+/// start reads, commits and waits finish them, copies and MMAs into tensor
+/// memory check what they overwrite. Returns false after a finding.
+bool ProtocolChecker::trackAccesses(int a, Operation *op) {
+  Agent &agent = agents[a];
+  if (auto gemm = dyn_cast<GemmAsyncOp>(op)) {
+    bool tcgen05 = isa<TmemType>(gemm.getAcc().getType());
+    int64_t group = gemm.getCtaGroup();
+    // The 2-CTA MMA reads the operands of both CTAs of the pair and writes
+    // both CTAs' tensor memory.
+    SmallVector<int, 2> ctas;
+    if (group == 2)
+      ctas = {agent.cta & ~1, agent.cta | 1};
+    else
+      ctas = {agent.cta};
+    if (tcgen05) {
+      auto bType = cast<SmemType>(gemm.getB().getType());
+      ArrayRef<int64_t> shape = bType.getShape();
+      int64_t n = (gemm.getBMajor() == MmaMajor::mn ? shape.back()
+                                                    : shape[shape.size() - 2]) *
+                  group;
+      AbsVal column = gemm.getAccColumn() ? eval(a, gemm.getAccColumn())
+                                          : AbsVal::integer(0);
+      if (column.isInt())
+        for (int cta : ctas)
+          if (!checkOverwrite(a, op, cta, gemm.getAcc(), column.value,
+                              column.value + n))
+            return false;
+    }
+    SmallVector<int> &inFlight =
+        tcgen05 ? agent.tcgen05Reads : agent.uncommittedWgmmaReads;
+    for (auto [buffer, indices] :
+         {std::make_pair(gemm.getA(), gemm.getAIndices()),
+          std::make_pair(gemm.getB(), gemm.getBIndices())})
+      if (std::optional<int64_t> stage = stageOf(a, buffer, indices))
+        for (int cta : ctas)
+          recordRead(a, op, cta, buffer, *stage, *stage + 1,
+                     tcgen05 ? Access::Tcgen05Mma : Access::Wgmma, inFlight);
+    return true;
+  }
+  if (auto commit = dyn_cast<GemmCommitOp>(op)) {
+    // wgmma.commit_group; tcgen05.commit (with a barrier) is modelled with
+    // its arrival.
+    if (!commit.getBarrier())
+      agent.commitWgmmaGroup();
+    return true;
+  }
+  if (auto wait = dyn_cast<GemmWaitOp>(op)) {
+    ++agent.clock[a];
+    while (agent.wgmmaGroups.size() > wait.getPending()) {
+      markDone(a, agent.wgmmaGroups.front(), op);
+      agent.wgmmaGroups.pop_front();
+    }
+    return true;
+  }
+  if (auto load = dyn_cast<TmemLoadOp>(op)) {
+    AbsVal column = eval(a, load.getColumn());
+    if (column.isInt()) {
+      int64_t n = cast<FragType>(load.getType()).getShape().back();
+      recordRead(a, op, agent.cta, load.getTmem(), column.value,
+                 column.value + n, Access::TmemLoad, agent.tmemReads);
+    }
+    return true;
+  }
+  if (isa<TmemWaitOp>(op)) {
+    ++agent.clock[a];
+    markDone(a, agent.tmemReads, op);
+    return true;
+  }
+  // A region the model steps over (no barrier traffic inside): its reads
+  // go unrecorded, and a commit or wait inside counts as done, so that the
+  // check misses findings there rather than making them up.
+  if (op->getNumRegions() && !relevant.contains(op)) {
+    auto [it, inserted] = regionEffects.try_emplace(op, 0);
+    if (inserted)
+      op->walk([&](Operation *inner) {
+        it->second |= (isa<GemmCommitOp>(inner) ? 1 : 0) |
+                      (isa<GemmWaitOp>(inner) ? 2 : 0) |
+                      (isa<TmemWaitOp>(inner) ? 4 : 0);
+      });
+    bool commits = it->second & 1, waitsGemm = it->second & 2,
+         waitsTmem = it->second & 4;
+    if (commits || waitsGemm || waitsTmem)
+      ++agent.clock[a];
+    if (commits)
+      markDone(a, agent.tcgen05Reads, op);
+    if (commits)
+      agent.commitWgmmaGroup();
+    if (waitsGemm) {
+      for (SmallVector<int> &group : agent.wgmmaGroups)
+        markDone(a, group, op);
+      agent.wgmmaGroups.clear();
+    }
+    if (waitsTmem)
+      markDone(a, agent.tmemReads, op);
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

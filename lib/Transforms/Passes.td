@@ -46,8 +46,11 @@ def TileCheckProtocol : Pass<"tile-check-protocol", "::mlir::tile::KernelOp"> {
     phase or passes on a fresh barrier before anyone arrived, more threads
     arriving at once than the barrier expects, arrivals that never fill a
     phase, expect_tx bytes that differ from the copies' bytes, a barrier
-    index out of range, and a TMA store of shared memory that threads wrote
-    without `tile.fence proxy_async` in between. Kernels it cannot model
+    index out of range, a TMA copy into a stage that a wgmma or tcgen05 MMA
+    may still read (released before gemm_wait, or before the tcgen05.commit
+    that tracks the MMA), an MMA into tensor-memory columns that a
+    tmem_load may still read, and a TMA store of shared memory that threads
+    wrote without `tile.fence proxy_async` in between. Kernels it cannot model
     (a branch on a run-time value around barrier traffic, a barrier index
     not known at compile time) get a warning and pass.
 
