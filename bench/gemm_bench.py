@@ -6,9 +6,9 @@ bf16 out; --a-major mn / --b-major mn pass A as (K x M) / B as (K x N)
 instead, as kernels with gemm_async(..., a_major = mn, b_major = mn) take
 them. Every check draws fresh random inputs, poisons D with NaN, runs the
 kernel through the tilec runtime (ctypes), and compares with a float32
-reference by ||D - ref|| / ||ref||. Timing: CUDA events around back-to-back
-launches after a warm-up, median of several repetitions; cuBLAS is timed in
-the same process on the same inputs.
+reference by ||D - ref|| / ||ref||. Timing: every kernel of a shape, cuBLAS
+and (--deepgemm) DeepGEMM's bf16_gemm_nt in interleaved rounds of CUDA-graph
+replays (time_interleaved), in the same process on the same inputs.
 
     python3 bench/gemm_bench.py --bundle out/rung1.tilec --bundle ... \
         [--check-shapes default|quick] [--time-shapes 4096,8192] [--markdown F]
@@ -211,6 +211,8 @@ def main():
                    help="comma-separated cube sizes or MxNxK shapes to time ('' for none)")
     p.add_argument("--time-deepgemm", action="store_true",
                    help="also time DeepGEMM's shapes (M in 128, 4096)")
+    p.add_argument("--deepgemm", action="store_true",
+                   help="time DeepGEMM's bf16_gemm_nt beside (K-major A and B)")
     p.add_argument("--markdown", help="append the tables here")
     p.add_argument("--a-major", choices=["k", "mn"], default="k",
                    help="k: A is (M, K); mn: A is (K, M)")
@@ -257,28 +259,36 @@ def main():
               for x in args.time_shapes.split(",") if x]
     if args.time_deepgemm:
         shapes += [(m, n, k) for m in (128, 4096) for n, k in DEEPGEMM_NK]
+    dg = None
+    if args.deepgemm:
+        try:
+            import deep_gemm as dg
+        except Exception as e:  # noqa: BLE001 (ImportError or a broken build)
+            print(f"deep_gemm not available: {e}", flush=True)
     if shapes:
         lines.append("")
-        lines.append("| M | N | K | kernel | ms | TFLOP/s | vs cuBLAS |")
-        lines.append("|---:|---:|---:|---|---:|---:|---:|")
+        lines.append("| M | N | K | kernel | ms | TFLOP/s | vs cuBLAS | vs DeepGEMM |")
+        lines.append("|---:|---:|---:|---|---:|---:|---:|---:|")
         for m, n, k in shapes:
             a, b, a_mk, b_kn = operands(m, n, k)
             d = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
             flops = 2.0 * m * n * k
-            ms_cublas = time_fn(lambda: torch.matmul(a_mk, b_kn, out=d))
-            tf_cublas = flops / ms_cublas / 1e9
-            row = (f"| {m} | {n} | {k} | cuBLAS (torch.matmul) | {ms_cublas:.3f} "
-                   f"| {tf_cublas:.0f} | 1.00 |")
-            print(row, flush=True)
-            lines.append(row)
+            # Every kernel of a shape in interleaved CUDA-graph rounds.
+            fns = {"cuBLAS (torch.matmul)": lambda: torch.matmul(a_mk, b_kn, out=d)}
+            if dg is not None and MAJORS == {"a": "k", "b": "k"}:
+                fns["DeepGEMM bf16_gemm_nt"] = lambda: dg.bf16_gemm_nt(a, b, d)
             for name, kern in kernels:
                 if not worst.get(name, True):
-                    lines.append(f"| {m} | {n} | {k} | {name} | - | - | (failed check) |")
+                    lines.append(f"| {m} | {n} | {k} | {name} | - | - | (failed check) | |")
                     continue
-                ms = time_fn(lambda: kern(a, b, d))
-                tf = flops / ms / 1e9
-                row = (f"| {m} | {n} | {k} | {name} | {ms:.3f} | {tf:.0f} "
-                       f"| {tf / tf_cublas:.2f} |")
+                fns[name] = (lambda kern: lambda: kern(a, b, d))(kern)
+            times = time_interleaved(fns)
+            ms_cublas = times["cuBLAS (torch.matmul)"]
+            ms_dg = times.get("DeepGEMM bf16_gemm_nt")
+            for name, ms in times.items():
+                vs_dg = f"{ms_dg / ms:.2f}" if ms_dg else "-"
+                row = (f"| {m} | {n} | {k} | {name} | {ms:.4f} | {flops / ms / 1e9:.0f} "
+                       f"| {ms_cublas / ms:.2f} | {vs_dg} |")
                 print(row, flush=True)
                 lines.append(row)
     append_markdown(args.markdown, lines)
