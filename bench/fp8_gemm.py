@@ -126,28 +126,6 @@ def load_bundle(path, accumulate):
                   [Case(r, out, accumulate) for r in recipes])
 
 
-class SplitK:
-    """A split-K pair run as one kernel: the GEMM (-D SPLIT_K=S, f32
-    partial sums) into a workspace of S slices of M rounded up to BLK_M
-    rows, then splitk_reduce.tile into D. The workspace is allocated once
-    per shape, outside the timed calls."""
-
-    def __init__(self, gemm, reduce, splits, block_m):
-        self.gemm, self.reduce = gemm, reduce
-        self.splits, self.block_m = splits, block_m
-        self.workspaces = {}
-
-    def __call__(self, a, b, d, sfa, sfb):
-        m, n = d.shape
-        rows = self.splits * -(-m // self.block_m) * self.block_m
-        ws = self.workspaces.get((rows, n))
-        if ws is None:
-            ws = self.workspaces[(rows, n)] = torch.empty(
-                rows, n, device=d.device, dtype=torch.float32)
-        self.gemm(a, b, ws, sfa, sfb)
-        self.reduce(ws, d)
-
-
 def load_split_bundle(spec):
     """GEMM.tilec:REDUCE.tilec:SPLIT_K:BLK_M -> a 1D2D Bundle whose output
     is the reduce kernel's D."""
@@ -156,7 +134,7 @@ def load_split_bundle(spec):
     reduce = gb.tr.Module(reduce_path).kernel()
     out = TORCH_DTYPES[next(a.dtype for a in reduce.args if a.name == "D")]
     name = os.path.splitext(os.path.basename(gemm_path))[0]
-    return Bundle(name, SplitK(gemm, reduce, int(splits), int(block_m)), "1d2d",
+    return Bundle(name, gb.SplitK(gemm, reduce, int(splits), int(block_m)), "1d2d",
                   [Case("1d2d", out, False)])
 
 

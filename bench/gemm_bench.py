@@ -74,6 +74,29 @@ def run_check(kernel, m, n, k, gen):
     return rel_error(d, ref), nan
 
 
+class SplitK:
+    """A split-K pair run as one kernel: the GEMM (-D SPLIT_K=S, f32
+    partial sums) into a workspace of S slices of M rounded up to BLK_M
+    rows, then splitk_reduce.tile into D. The workspace is allocated once
+    per shape, outside the timed calls. Arguments after A, B and D (FP8
+    scales) go to the GEMM."""
+
+    def __init__(self, gemm, reduce, splits, block_m):
+        self.gemm, self.reduce = gemm, reduce
+        self.splits, self.block_m = splits, block_m
+        self.workspaces = {}
+
+    def __call__(self, a, b, d, *rest):
+        m, n = d.shape
+        rows = self.splits * -(-m // self.block_m) * self.block_m
+        ws = self.workspaces.get((rows, n))
+        if ws is None:
+            ws = self.workspaces[(rows, n)] = torch.empty(
+                rows, n, device=d.device, dtype=torch.float32)
+        self.gemm(a, b, ws, *rest)
+        self.reduce(ws, d)
+
+
 def load_kernel(path):
     """(name, kernel) of a bundle holding one kernel; the name is the file's
     stem. Raises tr.TilecError when the bundle cannot be loaded."""
@@ -205,6 +228,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--bundle", action="append", default=[],
                    help="a tilec bundle holding one GEMM kernel (repeatable)")
+    p.add_argument("--split-bundle", action="append", default=[],
+                   metavar="GEMM:REDUCE:SPLIT_K:BLK_M",
+                   help="a split-K GEMM bundle and its splitk_reduce bundle, run as one")
     p.add_argument("--check-shapes", default="default",
                    choices=["default", "quick", "tiny", "none"])
     p.add_argument("--time-shapes", default="4096,8192",
@@ -235,6 +261,12 @@ def main():
             kernels.append((name, (lambda k, x: lambda a, b, d: k(a, b, d, *x))(kern, extra)))
         except tr.TilecError as e:
             print(f"{path}: cannot load: {e}", flush=True)
+    for spec in args.split_bundle:
+        gemm_path, reduce_path, splits, block_m = spec.split(":")
+        gemm = tr.Module(gemm_path).kernel()
+        reduce = tr.Module(reduce_path).kernel()
+        name = os.path.splitext(os.path.basename(gemm_path))[0]
+        kernels.append((name, SplitK(gemm, reduce, int(splits), int(block_m))))
     lines = []
     gen = torch.Generator(device="cuda")
     gen.manual_seed(1234)

@@ -193,8 +193,12 @@ bool collectKernels(const std::vector<Gemm> &gemms, int32_t smCount,
       problem.a_dtype = g.a.empty() ? nullptr : g.a.c_str();
       problem.b_dtype = g.b.empty() ? nullptr : g.b.c_str();
       problem.d_dtype = g.d.empty() ? nullptr : g.d.c_str();
-      // A GEMM that splits K needs splitk_reduce for the same problem too.
+      // A GEMM that splits K needs splitk_reduce for the same problem too,
+      // which follows the GEMM its input dtype names (bf16: bf16_gemm_nt).
       for (const char *family : {g.family.c_str(), "splitk_reduce"}) {
+        if (family != g.family.c_str() && g.a.empty() &&
+            g.family.rfind("bf16_", 0) == 0)
+          problem.a_dtype = problem.b_dtype = "bf16";
         tilec_kernel_info info;
         if (tilec_compiler_status s =
                 tilec_kernel_config(family, &problem, smCount, target, &info))

@@ -43,7 +43,8 @@ constexpr KernelFamily kFamilies[] = {
     {"splitk_reduce", "splitk_reduce.tile", FamilyKind::SplitKReduce, false,
      false,
      "split K's second kernel: D = the sum of the f32 slices fp8_gemm_1d2d "
-     "wrote for this problem (its config splits K)"},
+     "(e4m3 inputs) or bf16_gemm_nt (bf16) wrote for this problem (its "
+     "config splits K)"},
     {"m_grouped_bf16_gemm_nt", "m_grouped_bf16_gemm_nt.tile",
      FamilyKind::Bf16Gemm, false, false,
      "M-grouped bf16 D = A B[g]^T: B [G, N, K], rows grouped contiguously "
@@ -75,8 +76,10 @@ struct TableRow {
   /// fp8_gemm_1d2d only: two 64-row waves per consumer warpgroup (WAVES = 2)
   /// and A multicast to a pair of CTAs along N (CLUSTER_N = 2).
   bool waves2MulticastA = false;
-  /// A row measured for fp8_gemm_1d2d only (the 1D1D spec skips it).
-  bool for1D2DOnly = false;
+  /// A row measured for this family only (others skip it): fp8_gemm_1d2d's
+  /// (not the 1D1D spec's), bf16_gemm_nt's (the one BF16 spec with 16- and
+  /// 32-row tiles and split K).
+  const char *onlyFamily = nullptr;
   /// fp8_gemm_1d2d: the consumer's K loop unrolled this many times (UNROLL),
   /// and the B scales read from global memory whatever K (MAX_KB = 0).
   int64_t unroll = 1;
@@ -103,7 +106,10 @@ struct TableRow {
     return with(&TableRow::waves2MulticastA, true);
   }
   constexpr TableRow only1D2D() const {
-    return with(&TableRow::for1D2DOnly, true);
+    return with(&TableRow::onlyFamily, "fp8_gemm_1d2d");
+  }
+  constexpr TableRow onlyNT() const {
+    return with(&TableRow::onlyFamily, "bf16_gemm_nt");
   }
   constexpr TableRow unrolled(int64_t times) const {
     return with(&TableRow::unroll, times);
@@ -138,6 +144,40 @@ private:
 // 2026-11-29-hopper-gemm-ladder.md (128x256, rung 6: 1.00-1.02x cuBLAS at
 // 8192^3). A blockN of 0 is chosen by waves (kBf16WideTiles).
 constexpr TableRow kBf16Table[] = {
+    // bf16_gemm_nt's 16-row tiles and split K: run 42 of
+    // bench/results/2026-12-03-vs-deepgemm.md (raw:
+    // 2026-12-03-raw/run42-bf16-small-m.md; tiles timed with 13 stages where
+    // the table takes 12).
+    TableRow{16, 0, false, 16, 256,
+             "M <= 16, K <= 512: 16x256, TMA bringing 16 rows of A (7.3 us at "
+             "1x32768x512, 16x64 10.1: run 42)"}
+        .onlyNT()
+        .upToK(512),
+    TableRow{16, 2112, false, 16, 64,
+             "M <= 16, N <= 2112, K >= 4096: 16x64 with K split 4 ways "
+             "(1.19x and 1.02x DeepGEMM at 1x2112x7168 and 1x576x7168, 2.5x "
+             "and 2.0x the 64x64 tiles: run 42)"}
+        .onlyNT()
+        .splitK(4, /*minK=*/4096),
+    TableRow{16, 4096, false, 16, 64,
+             "M <= 16, N <= 4096, K >= 4096: 16x64 with K split 2 ways "
+             "(within 3% of 16x32, the fastest, at 1x4096x7168: run 42)"}
+        .onlyNT()
+        .splitK(2, /*minK=*/4096),
+    TableRow{16, 0, false, 16, 64,
+             "M <= 16: 16x64 (the fastest or within 1% at 1x24576x1536, "
+             "1x7168x16384 and 1x7168x2048: run 42)"}
+        .onlyNT(),
+    TableRow{128, 1024, false, 64, 64,
+             "M <= 128, N <= 1024, K >= 4096: 64x64 with K split 4 ways "
+             "(1.9x unsplit at 128x576x7168: run 42)"}
+        .onlyNT()
+        .splitK(4, /*minK=*/4096),
+    TableRow{128, 2112, false, 64, 64,
+             "M <= 128, N <= 2112, K >= 4096: 64x64 with K split 2 ways "
+             "(1.34x unsplit at 128x2112x7168: run 42)"}
+        .onlyNT()
+        .splitK(2, /*minK=*/4096),
     TableRow{64, 0, false, 64, 192,
              "M <= 64, K <= 512: 64x192, a third of 64x64's waves where the "
              "per-tile fixed cost dominates (1.12x 64x64 at 1x32768x512, run "
@@ -417,11 +457,11 @@ int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
   constexpr int64_t kSwizzle128Alignment = 1024;
   constexpr int64_t kPlainAlignment = 128;
   int64_t inBytes = isBf16(family) ? 2 : 1;
-  // The FP8 specs' A stages and output waves hold 64 rows at least: a tile
-  // of 16 or 32 rows still runs a 64-row wgmma (fp8_gemm_1d2d.tile, A_ROWS).
+  // A stages and output waves hold 64 rows at least: a tile of 16 or 32
+  // rows still runs a 64-row wgmma (the specs' A_ROWS).
   int64_t consumers = consumerWarpgroups(blockM, /*waves=*/1);
-  int64_t aRows = isBf16(family) ? blockM : std::max<int64_t>(64, blockM);
-  int64_t dRows = isBf16(family) ? blockM : consumers * 64;
+  int64_t aRows = std::max<int64_t>(64, blockM);
+  int64_t dRows = consumers * 64;
   SmallVector<std::pair<int64_t, int64_t>> buffers = {
       {stages * aRows * blockK * inBytes, kSwizzle128Alignment},
       {stages * blockN * blockK * inBytes, kSwizzle128Alignment},
@@ -467,7 +507,11 @@ std::string checkProblem(const KernelFamily &family, const GemmProblem &problem,
                      "dimensions",
                      name, value);
   }
-  ElementType input = defaultInputType(family);
+  // splitk_reduce follows the GEMM its inputs name: e4m3 or bf16.
+  ElementType input =
+      family.kind == FamilyKind::SplitKReduce && problem.a == ElementType::BF16
+          ? ElementType::BF16
+          : defaultInputType(family);
   for (auto [name, type] :
        {std::pair<const char *, ElementType>{"a_dtype", problem.a},
         {"b_dtype", problem.b}}) {
@@ -553,23 +597,24 @@ int64_t layoutSharedMemory(ArrayRef<std::pair<int64_t, int64_t>> buffers,
   return alignTo(offset, 8) + 8 * barriers;
 }
 
-/// The reduce kernel of a split fp8_gemm_1d2d problem: 64-row tiles of
-/// BLK_N = 64 columns (splitk_reduce.tile's defaults), the GEMM's BLK_M and
-/// SPLIT_K, D's dtype.
+/// The reduce kernel of a split GEMM problem (fp8_gemm_1d2d's, or
+/// bf16_gemm_nt's for bf16 inputs): 64-row tiles of BLK_N = 64 columns
+/// (splitk_reduce.tile's defaults), the GEMM's BLK_M and SPLIT_K, D's dtype.
 static std::string chooseReduceConfig(const KernelFamily &family,
                                       const GemmProblem &problem,
                                       int64_t smCount, StringRef target,
                                       KernelConfig &config) {
-  const KernelFamily *gemmFamily = findKernelFamily("fp8_gemm_1d2d");
+  const KernelFamily *gemmFamily = findKernelFamily(
+      problem.a == ElementType::BF16 ? "bf16_gemm_nt" : "fp8_gemm_1d2d");
   KernelConfig gemm;
   std::string error = chooseConfig(*gemmFamily, problem, smCount, target, gemm);
   if (!error.empty())
     return error;
   if (gemm.splitK <= 1)
-    return formatv("problem {0}x{1}x{2} does not split K (fp8_gemm_1d2d "
-                   "runs {3}x{4} tiles unsplit): it has no {5} kernel",
-                   problem.m, problem.n, problem.k, gemm.blockM, gemm.blockN,
-                   family.name);
+    return formatv("problem {0}x{1}x{2} does not split K ({3} runs {4}x{5} "
+                   "tiles unsplit): it has no {6} kernel",
+                   problem.m, problem.n, problem.k, gemmFamily->name,
+                   gemm.blockM, gemm.blockN, family.name);
   constexpr int64_t kReduceRows = 64, kReduceCols = 64;
   config = KernelConfig();
   config.family = &family;
@@ -580,10 +625,10 @@ static std::string chooseReduceConfig(const KernelFamily &family,
   config.grid = {static_cast<unsigned>(smCount), 1, 1};
   config.numTiles =
       divideCeil(problem.m, kReduceRows) * divideCeil(problem.n, kReduceCols);
-  config.reason = formatv("sums the {0} slices of fp8_gemm_1d2d's {1}x{2} "
-                          "tiles",
-                          gemm.splitK, gemm.blockM, gemm.blockN)
-                      .str();
+  config.reason =
+      formatv("sums the {0} slices of {1}'s {2}x{3} tiles", gemm.splitK,
+              gemmFamily->name, gemm.blockM, gemm.blockN)
+          .str();
   config.params = {
       {"BLK_M", std::to_string(gemm.blockM)},
       {"BLK_N", std::to_string(kReduceCols)},
@@ -608,8 +653,8 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
   ArrayRef<TableRow> table = isBf16(family) ? ArrayRef<TableRow>(kBf16Table)
                                             : ArrayRef<TableRow>(kFp8Table);
   for (const TableRow &row : table) {
-    if ((row.waves2MulticastA || row.for1D2DOnly) &&
-        family.kind != FamilyKind::Fp8Gemm1D2D)
+    if ((row.waves2MulticastA && family.kind != FamilyKind::Fp8Gemm1D2D) ||
+        (row.onlyFamily && family.name != StringRef(row.onlyFamily)))
       continue;
     if ((row.maxM && problem.m > row.maxM) ||
         (row.maxN && problem.n > row.maxN) || problem.n < row.minN ||

@@ -94,14 +94,15 @@ def _compiler_library():
 
 def _problem(family: str, m: int, n: int, k: int, out: str,
              accumulate: bool, num_groups: int, group_layout: str,
-             mk_alignment: int) -> _Problem:
-    # splitk_reduce's problem is the split FP8 GEMM's.
+             mk_alignment: int, inputs: str = "") -> _Problem:
+    # splitk_reduce's problem is the split GEMM's: `inputs` names its input
+    # dtype (fp8: fp8_gemm_1d2d's, bf16: bf16_gemm_nt's).
     if not family.startswith(("fp8_gemm_", "bf16_gemm_", "splitk_reduce",
                               "m_grouped_")):
         raise NotImplementedError(f"tilec has no configs for family {family!r}")
-    bf16 = family.startswith(("bf16", "m_grouped_bf16"))
-    inputs = _INPUT_DTYPE["bf16" if bf16 else "fp8"].encode()
-    return _Problem(m=m, n=n, k=k, a_dtype=inputs, b_dtype=inputs,
+    bf16 = family.startswith(("bf16", "m_grouped_bf16")) or inputs == "bf16"
+    dtype = _INPUT_DTYPE["bf16" if bf16 else "fp8"].encode()
+    return _Problem(m=m, n=n, k=k, a_dtype=dtype, b_dtype=dtype,
                     d_dtype=out.encode(), accumulate=int(accumulate),
                     num_groups=num_groups,
                     group_layout=GROUP_LAYOUTS[group_layout],
@@ -118,13 +119,14 @@ def choose(family: str, m: int, n: int, k: int, *, out: str = "bf16",
            accumulate: bool = False, num_sms: int = 132,
            target: str = "sm_90a", num_groups: int = 0,
            group_layout: str = "contiguous",
-           mk_alignment: int = 0) -> Tuple[Defines, str]:
+           mk_alignment: int = 0, inputs: str = "") -> Tuple[Defines, str]:
     """(-D defines, reason) for one problem of `family`. The M-grouped
     families take num_groups (B [G, N, K]), group_layout ('contiguous',
     'psum' or 'masked') and mk_alignment; m is then the rows computed over
-    all groups (masked: num_groups * expected_m)."""
+    all groups (masked: num_groups * expected_m). splitk_reduce takes
+    `inputs` ('fp8' or 'bf16'), the input dtype of the GEMM it follows."""
     problem = _problem(family, m, n, k, out, accumulate, num_groups,
-                       group_layout, mk_alignment)
+                       group_layout, mk_alignment, inputs)
     info = _Info()
     library = _compiler_library()
     status = library.tilec_kernel_config(family.encode(), ctypes.byref(problem),
@@ -149,15 +151,16 @@ def library_bundle(family: str, m: int, n: int, k: int, *, out: str = "bf16",
                    target: str = "sm_90a", num_groups: int = 0,
                    group_layout: str = "contiguous",
                    mk_alignment: int = 0, quick: bool = False,
-                   cached_only: bool = False) -> Optional[Tuple[bytes, Defines, int]]:
+                   cached_only: bool = False,
+                   inputs: str = "") -> Optional[Tuple[bytes, Defines, int]]:
     """(bundle, -D defines, source) of the problem's kernel from the
     library's kernel cache; source is tilec_kernel_source (1 memory, 2 disk,
     3 compiled). `quick`: the configuration's quick build (tilec_get_kernel_ex,
     TILEC_KERNEL_QUICK: not unrolled, not paired, the same bits); with
-    `cached_only` None instead of a compile. Raises _jit.CompileError when it
-    does not compile."""
+    `cached_only` None instead of a compile; `inputs` as choose's. Raises
+    _jit.CompileError when it does not compile."""
     problem = _problem(family, m, n, k, out, accumulate, num_groups,
-                       group_layout, mk_alignment)
+                       group_layout, mk_alignment, inputs)
     info = _Info()
     data = ctypes.POINTER(ctypes.c_uint8)()
     size = ctypes.c_size_t()

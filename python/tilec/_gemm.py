@@ -431,10 +431,13 @@ def _add_split_plan(plan: Plan, target, inputs, kernel, defines, splits: int,
                             device=inputs[2].device)
     # The library's config for the same problem sets the reduce's params
     # (the GEMM's BLK_M and SPLIT_K), so tilec-precompile prepares it too.
+    reduce_problem = dict(problem, inputs="bf16" if plan.family.startswith("bf16")
+                          else "fp8")
     reduce_defines, _ = _configs.choose("splitk_reduce",
                                         target=_cache.device_target(device),
-                                        **problem)
-    reduce = _cache.get_kernel("splitk_reduce", reduce_defines, device, problem)
+                                        **reduce_problem)
+    reduce = _cache.get_kernel("splitk_reduce", reduce_defines, device,
+                               reduce_problem)
     reduce.set_persistent_limit(_num_sms_override or 0)
     gemm_map = [entry if index != 2 else "workspace"
                 for index, entry in enumerate(plan.arg_map)]
