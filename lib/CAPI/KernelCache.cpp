@@ -251,7 +251,7 @@ tilec_compiler_status KernelCache::get(const kernels::KernelFamily &family,
     if (!error.empty())
       return TILEC_COMPILER_ERROR_INVALID_ARGUMENT;
     kernels::KernelConfig cheaper;
-    if (quick && kernels::quickBuild(entry->config, cheaper))
+    if (quick && kernels::quickBuild(problem, entry->config, cheaper))
       entry->config = std::move(cheaper);
     if (envFlag("TILEC_PRINT_CONFIGS"))
       printConfig(problem, smCount, entry->config);

@@ -110,14 +110,16 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
                          int64_t smCount, llvm::StringRef target,
                          KernelConfig &config);
 
-/// The configuration's quick build: the same tiles, stages, splits and
-/// arithmetic, without the params that buy speed with compile time (a K loop
-/// unrolled, K blocks taken in overlapped pairs: 4-5x the compile at the
-/// 64x32 overlapped tiles). It computes the same bits in the same order, so
-/// a first call may run it while the configuration compiles (the Python
-/// package's tiered JIT, docs/python.md). False when `config` has no cheaper
-/// build.
-bool quickBuild(const KernelConfig &config, KernelConfig &quick);
+/// The configuration of `problem`'s quick build: the same arithmetic
+/// without what buys speed with compile time: a K loop unrolled, K blocks
+/// taken in overlapped pairs (4-5x the compile at the 64x32 overlapped
+/// tiles), two waves per warpgroup with multicast (a 128-row tile of one
+/// wave instead of 256 rows in a cluster, about 0.7x the compile). It
+/// computes the same bits in the same order, so a first call may run it
+/// while the configuration compiles (the Python package's tiered JIT,
+/// docs/python.md). False when `config` has no cheaper build.
+bool quickBuild(const GemmProblem &problem, const KernelConfig &config,
+                KernelConfig &quick);
 
 /// The params as tilec -D arguments ("BLK_M=128", ...).
 std::vector<std::string> configDefines(const KernelConfig &config);

@@ -879,8 +879,25 @@ TEST_F(CompilerApi, QuickBuildDropsUnrollAndPairsAndCachedOnlyNeverCompiles) {
                                 TILEC_KERNEL_CACHED_ONLY, &bundle, &size,
                                 &info),
             TILEC_COMPILER_NOT_CACHED);
+  // Two waves with A multicast: the quick build is one wave of 128 rows,
+  // unclustered, with the stages that fit.
+  tilec_gemm_problem waves = gemm(4096, 7168, 2048);
+  ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &waves, 132, nullptr, &tuned),
+            0);
+  EXPECT_STREQ(tuned.params, "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 "
+                             "MAX_KB=0 OUT=bf16 STAGES=3 WAVES=2");
+  ASSERT_EQ(tilec_get_kernel_ex("fp8_gemm_1d2d", &waves, 132, nullptr,
+                                TILEC_KERNEL_QUICK, &bundle, &size, &info),
+            TILEC_COMPILER_OK)
+      << tilec_compiler_last_error();
+  EXPECT_STREQ(info.params,
+               "ACCUMULATE=0 BLK_M=128 BLK_N=128 MAX_KB=0 OUT=bf16 STAGES=5");
+  EXPECT_EQ(info.block_m, 128);
+  EXPECT_EQ(info.threads, 384u);
+  EXPECT_EQ(info.cluster[0], 1u);
+  EXPECT_EQ(info.num_tiles, 32 * 56);
   // A configuration with nothing to drop is its own quick build.
-  tilec_gemm_problem large = gemm(4096, 7168, 2048);
+  tilec_gemm_problem large = gemm(128, 24576, 1536);
   tilec_kernel_info plain;
   ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &large, 132, nullptr, &plain),
             0);
