@@ -125,6 +125,7 @@ struct TableRow {
   }
   constexpr TableRow fromN(int64_t n) const { return with(&TableRow::minN, n); }
   constexpr TableRow upToK(int64_t k) const { return with(&TableRow::maxK, k); }
+  constexpr TableRow fromK(int64_t k) const { return with(&TableRow::minK, k); }
   constexpr TableRow splitK(int64_t ways, int64_t fromK) const {
     return with(&TableRow::splits, ways).with(&TableRow::minK, fromK);
   }
@@ -192,16 +193,29 @@ constexpr TableRow kBf16Table[] = {
              "M <= 64: 64x64, one consumer warpgroup, the most CTAs (the "
              "fastest or within 3% at 1x{2112,4096}x7168, 1x7168x16384, "
              "1x24576x1536: run 26)"},
+    TableRow{128, 4096, false, 128, 32,
+             "M <= 128, N <= 4096, K >= 4096: 128x32, B read once by 128 rows "
+             "(21.6 us at 128x4096x7168, 64x64 22.9: run 44, CUDA-graph "
+             "timing)"}
+        .onlyNT()
+        .fromK(4096),
     TableRow{128, 4096, false, 64, 64,
              "M <= 128, N <= 4096: 64x64 (1.25x 128x64 at 128x2112x7168, 1.20x "
              "at 128x4096x7168: run 26)"},
-    TableRow{128, 0, false, 128, 192,
-             "M <= 128, K <= 512: 128x192, fewer waves of short tiles (1.19x "
-             "128x64 at 128x32768x512, run 26)"}
+    TableRow{128, 0, false, 128, 128,
+             "M <= 128, K <= 512: 128x128 (9.4 us at 128x32768x512, 128x192 "
+             "12.2, 128x64 10.8: run 44, CUDA-graph timing; run 26's "
+             "back-to-back launches had 128x192 ahead)"}
         .upToK(512),
     TableRow{128, 0, false, 128, 64,
              "M <= 128: 128x64 (the fastest at 128x7168x{2048,16384} and "
              "128x24576x1536: run 26)"},
+    TableRow{512, 1024, false, 64, 32,
+             "M <= 512, N <= 1024, K <= 512: 64x32, enough tiles for a short "
+             "K (3.2 us at 333x520x72, 128x128 4.4, DeepGEMM 3.6: run 44; "
+             "measured at that shape only)"}
+        .onlyNT()
+        .upToK(512),
     TableRow{0, 0, false, 128, 0,
              "128 rows, the width with the least time by waves "
              "(kBf16WideTiles)"},
@@ -213,11 +227,18 @@ constexpr TableRow kBf16Table[] = {
 /// 128x128 0.223 in 5). A problem takes the width of the least
 /// waves * width / efficiency: 128x192 at 4096x2112 (0.82x 128x256's time
 /// measured), 128x256 at 4096^3 and 8192^3 (the ladder's winner).
+/// 128x144 (bf16_gemm_nt only, run 44 of
+/// bench/results/2026-12-03-vs-deepgemm.md): 173.4 us at 4096x2112x7168 in
+/// 4 waves against 128x192's 176.8 in 3, 46.6 us at 4096x576x7168 against
+/// 54.9; 0.92 puts it ahead at both and behind 128x256 at 4096^3 and the
+/// wide shapes.
 struct WideTile {
   int64_t blockN;
   double efficiency;
+  const char *onlyFamily = nullptr;
 };
-constexpr WideTile kBf16WideTiles[] = {{256, 1.0}, {192, 0.90}, {128, 0.86}};
+constexpr WideTile kBf16WideTiles[] = {
+    {256, 1.0}, {192, 0.90}, {144, 0.92, "bf16_gemm_nt"}, {128, 0.86}};
 
 // FP8, both scalings: bench/results/2026-12-01-fp8-gemm.md, runs 1-2.
 constexpr TableRow kFp8Table[] = {
@@ -678,7 +699,8 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
       for (const WideTile &wide : isBf16(family)
                                       ? ArrayRef<WideTile>(kBf16WideTiles)
                                       : ArrayRef<WideTile>(kFp8WideTiles)) {
-        if (!chooseStages(family, row.blockM, wide.blockN, blockK, gemmOutBytes,
+        if ((wide.onlyFamily && family.name != StringRef(wide.onlyFamily)) ||
+            !chooseStages(family, row.blockM, wide.blockN, blockK, gemmOutBytes,
                           stagedBlocks))
           continue;
         int64_t waves = divideCeil(divideCeil(problem.m, row.blockM) *
