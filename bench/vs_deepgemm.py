@@ -207,11 +207,6 @@ def main():
     gen = torch.Generator(device="cuda")
     gen.manual_seed(0)
     per_dtype, lines = {}, []
-    for dtype in dtypes:
-        rows = run_dtype(dtype, shapes, tdg, dg, gen)
-        body, ratios = table(dtype, rows)
-        lines += body
-        per_dtype[dtype] = ratios
     png = os.path.splitext(args.markdown)[0] + ".png"
     head = [f"# tilec against DeepGEMM, cuBLAS and cuBLASLt ({datetime.date.today()})", "",
             f"- GPU: {torch.cuda.get_device_name()} ({torch.cuda.get_device_properties(0).multi_processor_count} SMs),"
@@ -222,9 +217,16 @@ def main():
             "shown as its -D parameters); interleaved CUDA-graph rounds; ratios are "
             "times (above 1: tilec faster); diff = calc_diff against an f32 reference.",
             "", f"![ratios to DeepGEMM]({os.path.basename(png)})", ""]
-    with open(args.markdown, "w") as f:
-        f.write("\n".join(head + lines) + "\n")
-    plot(png, per_dtype)
+    # The report is rewritten after each dtype, so that a run cut short
+    # keeps what it measured.
+    for dtype in dtypes:
+        rows = run_dtype(dtype, shapes, tdg, dg, gen)
+        body, ratios = table(dtype, rows)
+        lines += body
+        per_dtype[dtype] = ratios
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(head + lines) + "\n")
+        plot(png, per_dtype)
     print("\n".join(lines))
 
 
