@@ -148,6 +148,26 @@ class DryRunTest(Base):
                                    accumulate=True)[0])
         self.assertNotIn("SPLIT_K", acc)
 
+    def test_bf16_split_k_plan_runs_two_kernels_through_a_workspace(self):
+        # M = 1, N = 2112, K = 7168: bf16_gemm_nt's 16x64 tiles split 4 ways,
+        # and splitk_reduce follows the BF16 GEMM's config.
+        defines = dict(_configs.choose("bf16_gemm_nt", 1, 2112, 7168)[0])
+        self.assertEqual((defines["BLK_M"], defines["SPLIT_K"], defines["OUT"]),
+                         ("16", "4", "f32"))
+        reduce = dict(_configs.choose("splitk_reduce", 1, 2112, 7168, inputs="bf16")[0])
+        self.assertEqual((reduce["BLK_M"], reduce["SPLIT_K"]), ("16", "4"))
+        a, b = bf16(1, 7168), bf16(2112, 7168)
+        d = torch.empty(1, 2112, dtype=BF16)
+        loaded = []
+        real_get_kernel = _cache.get_kernel
+        with mock.patch.object(_cache, "get_kernel", side_effect=lambda *args, **kw:
+                               loaded.append(args[0]) or real_get_kernel(*args, **kw)):
+            dg.bf16_gemm_nt(a, b, d)
+        self.assertIn("splitk_reduce", loaded)
+        self.assert_fast_path(lambda: dg.bf16_gemm_nt(a, b, d))
+        # The other layouts have no split: one kernel, no reduce.
+        self.assertNotIn("SPLIT_K", dict(_configs.choose("bf16_gemm_nn", 1, 2112, 7168)[0]))
+
     def test_fp8_1d1d_weight_gradient(self):
         m, n, k = 256, 192, 384
         a, b = fp8_inputs(m, n, k, "1d1d")
