@@ -596,6 +596,69 @@ TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfRun44) {
       "run 44");
 }
 
+// FP8 1D2D picks against run 44 of bench/results/2026-12-03-vs-deepgemm.md
+// (raw: 2026-12-03-raw/run44-fp8.md): twelve builds timed with CUDA graphs
+// on four shapes; the pick must be one of them, within 3% of the fastest.
+TEST_F(CompilerApi, Fp8PicksAreWithinThreePercentOfRun44) {
+  const char *builds[] = {
+      "ACCUMULATE=0 BLK_M=16 BLK_N=128 MAX_KB=0 OUT=bf16 STAGES=8 UNROLL=4",
+      "ACCUMULATE=0 BLK_M=16 BLK_N=128 MAX_KB=0 OUT=bf16 STAGES=8",
+      "ACCUMULATE=0 BLK_M=16 BLK_N=192 MAX_KB=0 OUT=bf16 STAGES=6",
+      "ACCUMULATE=0 BLK_M=16 BLK_N=64 MAX_KB=0 OUT=bf16 STAGES=12 UNROLL=4",
+      "ACCUMULATE=0 BLK_M=32 BLK_N=128 MAX_KB=0 OUT=bf16 STAGES=8",
+      "ACCUMULATE=0 BLK_M=16 BLK_N=128 MAX_KB=0 OUT=bf16 OVERLAP=1 STAGES=8",
+      "ACCUMULATE=0 BLK_M=128 BLK_N=192 MAX_KB=128 OUT=bf16 STAGES=4",
+      "ACCUMULATE=0 BLK_M=128 BLK_N=192 MAX_KB=0 OUT=bf16 STAGES=4",
+      "ACCUMULATE=0 BLK_M=128 BLK_N=144 MAX_KB=128 OUT=bf16 STAGES=4",
+      "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 MAX_KB=128 OUT=bf16 "
+      "STAGES=3 WAVES=2",
+      "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_M=2 MAX_KB=128 OUT=bf16 "
+      "STAGES=3 WAVES=2",
+      "ACCUMULATE=0 BLK_M=128 BLK_N=192 CLUSTER_M=2 MAX_KB=128 OUT=bf16 "
+      "STAGES=4",
+  };
+  const TimedShape shapes[] = {
+      {1,
+       32768,
+       512,
+       {6.5, 6.8, 7.9, 6.9, 6.9, 6.4, 10.7, 10.3, 10.8, 15.7, 24.7, 14.4}},
+      {4096,
+       2112,
+       7168,
+       {585.0, 605.3, 603.8, 711.5, 283.2, 460.8, 109.2, 114.9, 139.6, 142.7,
+        144.5, 111.7}},
+      {4096,
+       7168,
+       16384,
+       {4376.4, 4525.6, 4532.3, 5551.4, 2340.3, 4137.3, 914.7, 971.6, 1072.5,
+        791.3, 843.5, 939.2}},
+      {4096,
+       4096,
+       7168,
+       {1156.5, 1134.3, 1142.6, 1354.4, 535.7, 968.5, 228.1, 234.1, 263.8,
+        194.3, 196.4, 246.8}},
+  };
+  for (const TimedShape &shape : shapes) {
+    tilec_gemm_problem p = gemm(shape.m, shape.n, shape.k, nullptr);
+    tilec_kernel_info info;
+    SCOPED_TRACE(std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
+                 std::to_string(shape.k));
+    ASSERT_EQ(tilec_kernel_config("fp8_gemm_1d2d", &p, 132, nullptr, &info),
+              TILEC_COMPILER_OK)
+        << tilec_compiler_last_error();
+    auto picked =
+        std::find_if(std::begin(builds), std::end(builds), [&](const char *b) {
+          return std::string(b) == info.params;
+        });
+    ASSERT_NE(picked, std::end(builds))
+        << "picked " << info.params << ", a build run 44 did not time";
+    const double fastest =
+        *std::min_element(shape.microseconds.begin(), shape.microseconds.end());
+    EXPECT_LE(shape.microseconds[picked - std::begin(builds)], 1.03 * fastest)
+        << "picked " << info.params;
+  }
+}
+
 // Split K: the GEMM writes f32 partial sums (OUT=f32, SPLIT_K) whatever D
 // is, and never when it accumulates into D.
 TEST_F(CompilerApi, SplitKRowsSetTheSplitAndAnF32Workspace) {
