@@ -112,7 +112,8 @@ cl::opt<bool> noCheckProtocol(
     cl::desc("Skip the barrier-protocol check (tile-check-protocol), which "
              "runs each role's barrier traffic abstractly and reports "
              "deadlocks, wrong phases, arrival counts and expect_tx bytes "
-             "that do not match, and missing proxy fences "
+             "that do not match, stages or tensor memory overwritten while "
+             "an MMA or load may still read them, and missing proxy fences "
              "(docs/protocol.md)"),
     cl::cat(tilecCategory));
 
