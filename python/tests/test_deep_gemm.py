@@ -168,6 +168,26 @@ class DryRunTest(Base):
         # The other layouts have no split: one kernel, no reduce.
         self.assertNotIn("SPLIT_K", dict(_configs.choose("bf16_gemm_nn", 1, 2112, 7168)[0]))
 
+    def test_fp8_skip_head_mid(self):
+        # DeepGEMM's test shape: heads of 128 + 64 + 128 columns, the
+        # product's 256 per head; d is 320 per head.
+        m, n, k = 128, 1024, 512
+        a, b = fp8_inputs(m, n, k)
+        aligned = (a[0], dg.get_mn_major_tma_aligned_tensor(a[1]))
+        d = torch.zeros(m, n // 256 * 320, dtype=BF16)
+        dg.fp8_gemm_nt_skip_head_mid(aligned, b, d, (128, 64, 128))
+        defines = dict(_gemm._head_split_defines(
+            _configs.choose("fp8_gemm_1d2d", m, n, k)[0], (128, 64, 128), "bf16"))
+        self.assertEqual((defines["HEAD_LEFT"], defines["HEAD_MID"],
+                          defines["HEAD_RIGHT"]), ("128", "64", "128"))
+        self.assertNotIn("SPLIT_K", defines)
+        self.assertEqual(128 % int(defines["BLK_N"]), 0)
+        # A split-K pick (M = 1, long K) loses its split and writes bf16.
+        small = dict(_gemm._head_split_defines(
+            _configs.choose("fp8_gemm_1d2d", 1, 2112, 7168)[0], (96, 0, 96), "bf16"))
+        self.assertEqual((small["OUT"], small["BLK_N"]), ("bf16", "48"))
+        self.assertNotIn("SPLIT_K", small)
+
     def test_fp8_1d1d_weight_gradient(self):
         m, n, k = 256, 192, 384
         a, b = fp8_inputs(m, n, k, "1d1d")
@@ -241,8 +261,26 @@ class CublasTest(unittest.TestCase):
 
 
 class ErrorsTest(ChecksBase):
+
     """Every error names the argument and the expected value, on CPU and
     meta tensors, before any CUDA call."""
+
+    def test_skip_head_mid_names_the_argument(self):
+        m, n, k = 128, 1024, 512
+        a, b = fp8_inputs(m, n, k)
+        aligned = (a[0], dg.get_mn_major_tma_aligned_tensor(a[1]))
+        d = torch.zeros(m, n // 256 * 320, dtype=BF16)
+        fn = dg.fp8_gemm_nt_skip_head_mid
+        self.fails(r"argument 'd' must have shape \[M, N \+ N / 256 \* 64\]",
+                   lambda: fn(aligned, b, torch.zeros(m, n, dtype=BF16), (128, 64, 128)))
+        self.fails("argument 'head_splits' must be three ints",
+                   lambda: fn(aligned, b, d, (128, 64)))
+        self.fails("argument 'head_splits' must have left and right > 0",
+                   lambda: fn(aligned, b, d, (0, 64, 256)))
+        self.fails(r"argument 'b': N = 1024 must be a multiple of left \+ right = 384",
+                   lambda: fn(aligned, b, d, (192, 64, 192)))
+        self.fails("argument 'head_splits': tilec's tiles are multiples of 16",
+                   lambda: fn(aligned, b, d, (120, 8, 136)), NotImplementedError)
 
     def bf16_fails(self, pattern, a, b, d, function=None, **kwargs):
         with self.assertRaisesRegex(ValueError, pattern):

@@ -52,6 +52,9 @@ class Plan(NamedTuple):
     transforms: tuple = (None, None, None)
     # A c other than d, copied into d before the kernel adds to it.
     c: Optional[torch.Tensor] = None
+    # fp8_gemm_nt_skip_head_mid's (left, mid, right): D's heads have mid
+    # more columns than the product's, which the kernel skips.
+    head_splits: Optional[Tuple[int, int, int]] = None
 
 
 def dispatcher(key, inputs: int) -> "_runtime.Dispatcher":
@@ -254,9 +257,10 @@ def _to_mn_major(view: torch.Tensor) -> torch.Tensor:
 
 def fp8_plan(a_pair, b_pair, d, c, recipe=None, recipe_a=None, recipe_b=None,
              compiled_dims: str = "nk", layout: str = "nt",
-             name: str = "fp8_gemm", function: Optional[str] = None) -> Plan:
+             name: str = "fp8_gemm", function: Optional[str] = None,
+             head_splits=None) -> Plan:
     """The checks of fp8_gemm_<layout> on sm_90a (no CUDA call); `function`
-    as for bf16_plan."""
+    as for bf16_plan; `head_splits` those of fp8_gemm_nt_skip_head_mid."""
     fn = function or f"{name}_{layout}"
     expect_compiled_dims(fn, compiled_dims)
     a, sfa = _pair(fn, "a", a_pair)
@@ -278,7 +282,14 @@ def fp8_plan(a_pair, b_pair, d, c, recipe=None, recipe_a=None, recipe_b=None,
     m, k = A.shape
     B.expect_shape((B.shape[0], k), f"[N, K] with K = {k} (a's K)")
     n = B.shape[0]
-    D.expect_shape((m, n), "[M, N]")
+    if head_splits is None:
+        D.expect_shape((m, n), "[M, N]")
+    else:
+        head_splits = _head_splits(fn, head_splits, n)
+        left, mid, right = head_splits
+        D.expect_shape((m, n + n // (left + right) * mid),
+                       f"[M, N + N / {left + right} * {mid}] (head splits "
+                       f"{head_splits})")
     for op, labels in ((A, "A"), (B, "B")):
         if not op.expect_major(labels):
             raise op.fail(f"must be K-major ([{labels == 'A' and 'M' or 'N'}, K] "
@@ -331,10 +342,51 @@ def fp8_plan(a_pair, b_pair, d, c, recipe=None, recipe_a=None, recipe_b=None,
             transforms[4] = torch.Tensor.contiguous
         sfb_arg = (4, tb if sfb_given else False)
     family = "fp8_gemm_1d1d" if one_d else "fp8_gemm_1d2d"
+    if head_splits is not None and one_d:
+        raise NotImplementedError(
+            f"{fn}: argument 'recipe': the head split is DeepGEMM's SM90 1D2D "
+            f"epilogue; B scaled per (1, 128) (1D1D) has none")
     arg_map = [(0, ta), (1, tb), (2, False),
                (3, not ta if sfa_given else True), sfb_arg]
     return Plan(fn, family, m, n, k, out, accumulate, (A, B, D, SFA, SFB),
-                arg_map, tuple(transforms), copy_c)
+                arg_map, tuple(transforms), copy_c, head_splits)
+
+
+def _head_splits(fn: str, head_splits, n: int) -> Tuple[int, int, int]:
+    """(left, mid, right) of fp8_gemm_nt_skip_head_mid, checked."""
+    try:
+        left, mid, right = (int(v) for v in head_splits)
+    except (TypeError, ValueError):
+        raise ValueError(f"{fn}: argument 'head_splits' must be three ints "
+                         f"(left, mid, right), got {head_splits!r}") from None
+    if left <= 0 or right <= 0 or mid < 0:
+        raise ValueError(f"{fn}: argument 'head_splits' must have left and "
+                         f"right > 0 and mid >= 0, got {(left, mid, right)}")
+    if n % (left + right):
+        raise ValueError(f"{fn}: argument 'b': N = {n} must be a multiple of "
+                         f"left + right = {left + right} (head_splits "
+                         f"{(left, mid, right)})")
+    if left % 16 or right % 16:
+        raise NotImplementedError(
+            f"{fn}: argument 'head_splits': tilec's tiles are multiples of 16 "
+            f"columns, so left and right must be too, got {(left, mid, right)}")
+    return left, mid, right
+
+
+def _head_split_defines(defines, head_splits, out: str):
+    """The configuration's defines with the head split: the widest BLK_N
+    up to the chosen one that divides left and right, no split K, the
+    stages the spec fits to the tile."""
+    left, mid, right = head_splits
+    chosen = dict(defines)
+    widths = [w for w in (192, 160, 128, 112, 96, 64, 48, 32, 16)
+              if w <= int(chosen["BLK_N"]) and left % w == 0 and right % w == 0]
+    chosen["BLK_N"] = str(widths[0])
+    for name in ("SPLIT_K", "STAGES"):
+        chosen.pop(name, None)
+    chosen["OUT"] = out
+    chosen.update(HEAD_LEFT=str(left), HEAD_MID=str(mid), HEAD_RIGHT=str(right))
+    return tuple(sorted(chosen.items()))
 
 
 def fp8_gemm(a_pair, b_pair, d, c=None, recipe=None, recipe_a=None,
@@ -349,6 +401,17 @@ def fp8_gemm(a_pair, b_pair, d, c=None, recipe=None, recipe_a=None,
                                 compiled_dims, disable_ue8m0_cast, layout, name)
     fp8_eager(a_pair, b_pair, d, c, recipe, recipe_a, recipe_b, compiled_dims,
               layout, name)
+
+
+def fp8_skip_head_mid(a_pair, b_pair, d, head_splits, recipe=None,
+                      compiled_dims: str = "nk") -> None:
+    """DeepGEMM's fp8_gemm_nt_skip_head_mid on sm_90a: the 1D2D GEMM with
+    the head split in its epilogue (fp8_gemm_1d2d.tile's HEAD_* params)."""
+    fn = "fp8_gemm_nt_skip_head_mid"
+    plan = fp8_plan(a_pair, b_pair, d, None, recipe, None, None, compiled_dims,
+                    "nt", function=fn, head_splits=head_splits)
+    _launch(plan, fp8_key("nt", _as_tuple(recipe), None, None, compiled_dims,
+                          False) + ("skip_head_mid", plan.head_splits))
 
 
 def _as_tuple(value):
@@ -400,9 +463,15 @@ def _launch(plan: Plan, key: tuple) -> None:
                    accumulate=plan.accumulate, num_sms=get_num_sms(device))
     defines, _ = _configs.choose(plan.family, target=_cache.device_target(device),
                                  **problem)
-    # The first call of a new configuration may get its quick build, and a
-    # flag that retires this plan once the configuration has compiled.
-    kernel, retire = _cache.plan_kernel(plan.family, defines, device, problem)
+    if plan.head_splits is not None:
+        # Not a configuration of the library's table: compiled by defines.
+        defines = _head_split_defines(defines, plan.head_splits, plan.out)
+        kernel, retire = _cache.get_kernel(plan.family, defines, device), None
+    else:
+        # The first call of a new configuration may get its quick build, and
+        # a flag that retires this plan once the configuration has compiled.
+        kernel, retire = _cache.plan_kernel(plan.family, defines, device,
+                                            problem)
     # set_num_sms bounds the persistent grid too, so those SMs stay free.
     kernel.set_persistent_limit(_num_sms_override or 0)
     inputs = tuple(inputs)

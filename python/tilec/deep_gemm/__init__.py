@@ -14,7 +14,9 @@ Same names, argument order, defaults and tensor layouts as DeepGEMM
   float32 [M, ceil(K/128)] (any layout; the MN-major TMA-aligned one is used
   as it is, others are copied into it, as DeepGEMM does), SFB [ceil(N/128),
   ceil(K/128)] (1D2D, recipe (1, 128, 128), the default) or [N, ceil(K/128)]
-  (1D1D, recipe (1, 1, 128)); c accumulates into a float32 d.
+  (1D1D, recipe (1, 1, 128)); c accumulates into a float32 d;
+  fp8_gemm_nt_skip_head_mid(a, b, d, head_splits) with DeepGEMM's
+  head-split epilogue (1D2D).
 - the M-grouped GEMMs (m_grouped_*_contiguous, _masked; BF16 and FP8
   1D2D) and the K-grouped ones (k_grouped_fp8_gemm_nt_contiguous,
   k_grouped_bf16_gemm_tn_contiguous: d[g] = c[g] + group g's product, one
@@ -137,6 +139,15 @@ def _fp8_entry(layout: str, default_dims: str):
                        disable_ue8m0_cast, layout, "fp8_fp4_gemm")
     gemm.__name__ = gemm.__qualname__ = f"fp8_fp4_gemm_{layout}"
     return gemm
+
+
+def fp8_gemm_nt_skip_head_mid(a, b, d, head_splits, recipe=None,
+                              compiled_dims="nk", disable_ue8m0_cast=False):
+    """DeepGEMM's fp8_gemm_nt with its head-split epilogue: d is [M, N + N /
+    (left + right) * mid] and each head's left + right product columns go
+    to its first left and last right columns; the mid ones are untouched.
+    1D2D only (DeepGEMM's SM90 form); left and right multiples of 16."""
+    _gemm.fp8_skip_head_mid(a, b, d, head_splits, recipe, compiled_dims)
 
 
 # Each layout with DeepGEMM's default compiled_dims; fp8_gemm_* is
@@ -415,7 +426,7 @@ def fp8_paged_mqa_logits(q, kv_cache, weights, context_lens, block_table,
 #===------------------------------------------------------------------------===#
 
 _NOT_IMPLEMENTED = (
-    "fp8_gemm_nt_skip_head_mid", "einsum", "fp8_einsum",
+    "einsum", "fp8_einsum",
     "tf32_hc_prenorm_gemm", "SymmBuffer", "get_symm_buffer_for_mega_moe",
     "transform_weights_for_mega_moe", "fp8_fp4_mega_moe", "bf16_mega_moe",
 )
