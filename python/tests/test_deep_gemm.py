@@ -176,6 +176,9 @@ class DryRunTest(Base):
         aligned = (a[0], dg.get_mn_major_tma_aligned_tensor(a[1]))
         d = torch.zeros(m, n // 256 * 320, dtype=BF16)
         dg.fp8_gemm_nt_skip_head_mid(aligned, b, d, (128, 64, 128))
+        # The second call launches the recorded plan: no checks, no plan.
+        with mock.patch.object(_gemm, "fp8_plan", side_effect=AssertionError("slow")):
+            dg.fp8_gemm_nt_skip_head_mid(aligned, b, d, (128, 64, 128))
         defines = dict(_gemm._head_split_defines(
             _configs.choose("fp8_gemm_1d2d", m, n, k)[0], (128, 64, 128), "bf16"))
         self.assertEqual((defines["HEAD_LEFT"], defines["HEAD_MID"],

@@ -408,10 +408,15 @@ def fp8_skip_head_mid(a_pair, b_pair, d, head_splits, recipe=None,
     """DeepGEMM's fp8_gemm_nt_skip_head_mid on sm_90a: the 1D2D GEMM with
     the head split in its epilogue (fp8_gemm_1d2d.tile's HEAD_* params)."""
     fn = "fp8_gemm_nt_skip_head_mid"
+    key = fp8_key("nt", _as_tuple(recipe), None, None, compiled_dims, False)
+    # A recorded plan first (the fast path), as the other GEMMs' entries.
+    fast = fast_dispatcher(key + ("skip_head_mid", _as_tuple(head_splits)))
+    if (fast is not None and isinstance(a_pair, tuple) and isinstance(b_pair, tuple)
+            and fast.launch(a_pair[0], b_pair[0], d, a_pair[1], b_pair[1])):
+        return
     plan = fp8_plan(a_pair, b_pair, d, None, recipe, None, None, compiled_dims,
                     "nt", function=fn, head_splits=head_splits)
-    _launch(plan, fp8_key("nt", _as_tuple(recipe), None, None, compiled_dims,
-                          False) + ("skip_head_mid", plan.head_splits))
+    _launch(plan, key + ("skip_head_mid", plan.head_splits))
 
 
 def _as_tuple(value):
