@@ -67,6 +67,15 @@ class ChecksBase(Base):
 @needs_compiler
 class DryRunTest(Base):
 
+    def loaded_families(self, call):
+        """The families whose kernels `call` takes from _cache.get_kernel."""
+        loaded = []
+        real_get_kernel = _cache.get_kernel
+        with mock.patch.object(_cache, "get_kernel", side_effect=lambda *args, **kw:
+                               loaded.append(args[0]) or real_get_kernel(*args, **kw)):
+            call()
+        return loaded
+
     def assert_fast_path(self, call):
         """The call succeeds with every slow path disabled."""
         with mock.patch.object(_gemm, "bf16_gemm", side_effect=AssertionError("slow")), \
@@ -134,12 +143,8 @@ class DryRunTest(Base):
         a, b = fp8_inputs(1, 2112, 7168)
         aligned = (a[0], dg.get_mn_major_tma_aligned_tensor(a[1]))
         d = torch.empty(1, 2112, dtype=BF16)
-        loaded = []
-        real_get_kernel = _cache.get_kernel
-        with mock.patch.object(_cache, "get_kernel", side_effect=lambda *args, **kw:
-                               loaded.append(args[0]) or real_get_kernel(*args, **kw)):
-            dg.fp8_gemm_nt(aligned, b, d)
-        self.assertEqual(loaded, ["fp8_gemm_1d2d", "splitk_reduce"])
+        self.assertEqual(self.loaded_families(lambda: dg.fp8_gemm_nt(aligned, b, d)),
+                         ["fp8_gemm_1d2d", "splitk_reduce"])
         self.assert_fast_path(lambda: dg.fp8_gemm_nt(aligned, b, d))
         # f32 output and no split with accumulation.
         d32 = torch.empty(1, 2112, dtype=torch.float32)
@@ -158,12 +163,8 @@ class DryRunTest(Base):
         self.assertEqual((reduce["BLK_M"], reduce["SPLIT_K"]), ("16", "4"))
         a, b = bf16(1, 7168), bf16(2112, 7168)
         d = torch.empty(1, 2112, dtype=BF16)
-        loaded = []
-        real_get_kernel = _cache.get_kernel
-        with mock.patch.object(_cache, "get_kernel", side_effect=lambda *args, **kw:
-                               loaded.append(args[0]) or real_get_kernel(*args, **kw)):
-            dg.bf16_gemm_nt(a, b, d)
-        self.assertIn("splitk_reduce", loaded)
+        self.assertIn("splitk_reduce",
+                      self.loaded_families(lambda: dg.bf16_gemm_nt(a, b, d)))
         self.assert_fast_path(lambda: dg.bf16_gemm_nt(a, b, d))
         # The other layouts have no split: one kernel, no reduce.
         self.assertNotIn("SPLIT_K", dict(_configs.choose("bf16_gemm_nn", 1, 2112, 7168)[0]))
