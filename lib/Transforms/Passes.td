@@ -256,7 +256,12 @@ def TileHoistInnermostInvariants : Pass<"tile-hoist-innermost-invariants", "::ml
     loops: hoisting the epilogue's addressing out of the tile loop as well
     made straight-line blocks on which NVPTX's straight-line strength
     reduction took seconds. Ops with side effects (barrier waits, MMAs,
-    loads) stay where they are.
+    loads) stay where they are, except a load of a tensor the kernel never
+    writes (`invariant`, tile.load's `nc`) from a guarded address (a select
+    with __tile_zeros, valid memory whatever the index) at the top of the
+    body: it reads the same value on every iteration, so it moves out like
+    a pure op (mqa_logits' window bounds: once per query block instead of
+    once per query and key block).
 
     Before:
     ```mlir

@@ -31,14 +31,15 @@ tile.kernel @scalar(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xf32>) attrib
 
 // A shared-memory load is unguarded, and so is a scalar store to shared
 // memory (each thread one element); a guarded store writes each pair (a
-// bf16 pair as one 32-bit word) under an scf.if on its bounds.
+// bf16 pair as one 32-bit word) as one st.global predicated on its bounds
+// (inline PTX: no NVVM op stores under a predicate).
 // CHECK-LABEL: llvm.func @shared_and_store(
 // CHECK: %[[X:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK: %[[AT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK-NEXT: llvm.store %[[X]], %[[AT]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
-// CHECK: scf.if %{{.*}} {
+// CHECK-NOT: scf.if
 // CHECK: %[[PAIR:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
-// CHECK: llvm.store %[[PAIR]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// CHECK: llvm.inline_asm has_side_effects "@$0 st.global.b32 [$1], $2;", "b,l,r" %{{.*}}, %{{.*}}, %[[PAIR]] : (i1, !llvm.ptr<1>, i32) -> ()
 tile.kernel @shared_and_store(%D: !tile.global<?x?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %s = tile.smem_alloc : !tile.smem<4x64xf32, none>
   %c0 = arith.constant 0 : i32

@@ -56,7 +56,8 @@ llvm.func @nested(%smem: !llvm.ptr<3>, %n: i32) {
 // -----
 
 // Loads stay in the loop even when their address is invariant: only ops
-// without memory effects move (the loop's own store changes the value here).
+// without memory effects move (the loop's own store changes the value here),
+// and invariant loads from a guarded address.
 // CHECK-LABEL: llvm.func @loads_stay(
 // CHECK: scf.for
 // CHECK-NEXT: llvm.load
@@ -67,6 +68,39 @@ llvm.func @loads_stay(%smem: !llvm.ptr<3>, %n: i32) {
   scf.for %k = %c0 to %n step %c1 : i32 {
     %v = llvm.load %smem : !llvm.ptr<3> -> i32
     llvm.store %v, %smem : i32, !llvm.ptr<3>
+  }
+  llvm.return
+}
+
+// -----
+
+// An invariant load (tile.load's `nc`: the kernel never writes the tensor)
+// from a guarded address (a select with __tile_zeros) reads the same value
+// on every iteration and valid memory even before a loop of no iteration:
+// it moves out, and what depends only on it follows. An invariant load from
+// an unguarded address, and one inside a branch of the body, stay.
+// CHECK-LABEL: llvm.func @invariant_loads(
+// CHECK: %[[SAFE:.*]] = llvm.select
+// CHECK-NEXT: %[[V:.*]] = llvm.load %[[SAFE]] invariant : !llvm.ptr<1> -> i32
+// CHECK-NEXT: %[[W:.*]] = arith.addi %[[V]], %{{.*}} : i32
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: llvm.load %{{.*}} invariant : !llvm.ptr<1> -> i32
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: llvm.load %[[SAFE]] invariant : !llvm.ptr<1> -> i32
+llvm.func @invariant_loads(%g: !llvm.ptr<1>, %zeros: !llvm.ptr<1>, %in: i1, %smem: !llvm.ptr<3>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %safe = llvm.select %in, %g, %zeros : i1, !llvm.ptr<1>
+  scf.for %k = %c0 to %n step %c1 : i32 {
+    %v = llvm.load %safe invariant : !llvm.ptr<1> -> i32
+    %w = arith.addi %v, %c1 : i32
+    %u = llvm.load %g invariant : !llvm.ptr<1> -> i32
+    scf.if %in {
+      %x = llvm.load %safe invariant : !llvm.ptr<1> -> i32
+      llvm.store %x, %smem : i32, !llvm.ptr<3>
+    }
+    llvm.store %w, %smem : i32, !llvm.ptr<3>
+    llvm.store %u, %smem : i32, !llvm.ptr<3>
   }
   llvm.return
 }

@@ -212,9 +212,12 @@ struct Access {
 /// The accesses of `frag` in `m` from `indices`, one per dimension: the
 /// leading ones, then the start of each dimension the fragment spans (rows
 /// and columns of a full fragment; the last one of a broadcast fragment).
+/// `threadGuard` (if given) joins each access's guard: the threads that
+/// access at all.
 SmallVector<Access> fragmentAccesses(OpBuilder &b, Location loc,
                                      const Memory &m, FragType frag,
-                                     ArrayRef<Value> indices, int64_t width) {
+                                     ArrayRef<Value> indices, int64_t width,
+                                     Value threadGuard = Value()) {
   unsigned rank = indices.size();
   bool full = !frag.isBroadcast();
   unsigned spanned = full ? 2 : 1;
@@ -244,26 +247,108 @@ SmallVector<Access> fragmentAccesses(OpBuilder &b, Location loc,
     rows[row] = entry;
     return entry;
   };
+  // The thread's first column, extended to the offset type once: each
+  // access adds its constant column there, so the backend sees one base
+  // address plus immediates instead of an extension per access (the
+  // innermost dimension is contiguous, its stride 1).
+  Value colStart = arith::AddIOp::create(b, loc, indices[rank - 1],
+                                         full ? colOffset : lineOffset);
+  Value colStartOffset = scaledIndex(b, loc, m, colStart, rank - 1);
+  auto offsetConst = [&](int64_t v) {
+    return m.global ? i64Const(b, loc, v) : i32Const(b, loc, v);
+  };
   SmallVector<Access> accesses;
   int64_t regs = frag.getElementsPerThread();
   for (int64_t reg = 0; reg < regs; reg += width) {
     tilec::TileCoord coord = tilec::fragmentMemoryCoord(
         shape, broadcast, 0, static_cast<uint32_t>(reg));
-    Value offset = leading, ok = inside;
+    Value offset = leading, ok;
     if (full) {
       auto [rowPart, rowInside] = rowOf(coord.Row);
       offset = addValues(b, loc, offset, rowPart);
-      ok = andValues(b, loc, ok, rowInside);
+      ok = rowInside;
     }
-    Value pos = arith::AddIOp::create(
-        b, loc, indices[rank - 1],
-        arith::AddIOp::create(b, loc, full ? colOffset : lineOffset,
-                              i32Const(b, loc, coord.Col)));
-    offset = addValues(b, loc, offset, scaledIndex(b, loc, m, pos, rank - 1));
+    Value col = colStartOffset;
+    Value pos = colStart;
+    if (coord.Col) {
+      col = arith::AddIOp::create(b, loc, col, offsetConst(coord.Col));
+      pos = arith::AddIOp::create(b, loc, pos, i32Const(b, loc, coord.Col));
+    }
+    offset = addValues(b, loc, offset, col);
+    // The register's own guard first, then the leading dims': accesses of
+    // several fragments at the same rows and columns (one per query of
+    // mqa_logits) share the first part.
     ok = andValues(b, loc, ok, insideDim(b, loc, m, pos, rank - 1));
+    ok = andValues(b, loc, andValues(b, loc, ok, threadGuard), inside);
     accesses.push_back({reg, elementAddress(b, loc, m, offset), ok});
   }
   return accesses;
+}
+
+/// `elements`, consecutive in memory, as the value one access moves
+/// (accessType).
+Value packAccess(OpBuilder &b, Location loc, const Memory &m,
+                 ArrayRef<Value> elements) {
+  int64_t width = elements.size();
+  if (width == 1)
+    return elements.front();
+  Value value =
+      LLVM::UndefOp::create(b, loc, VectorType::get(width, m.elementType));
+  for (int64_t i = 0; i < width; ++i)
+    value = LLVM::InsertElementOp::create(b, loc, value, elements[i],
+                                          i32Const(b, loc, i));
+  Type type = accessType(b, m, width);
+  if (type != value.getType())
+    value = LLVM::BitcastOp::create(b, loc, type, value);
+  return value;
+}
+
+/// Stores `elements` at the global `ptr` where `pred` holds, as one
+/// predicated st.global. Inline PTX because no NVVM op stores under a
+/// predicate: an llvm.store inside an scf.if let NVPTX sink each store's
+/// address and the value's last ops into a branch of its own, which ptxas
+/// kept (BSSY/BSYNC/BRA around every store); mqa_logits spent 40 of its 261
+/// SASS instructions per key block there (docs/passes.md).
+void storePredicated(OpBuilder &b, Location loc, const Memory &m,
+                     ArrayRef<Value> elements, Value ptr, Value pred) {
+  int64_t bytes = static_cast<int64_t>(elements.size()) * m.elementBytes;
+  Value packed = packAccess(b, loc, m, elements);
+  SmallVector<Value> operands = {pred, ptr};
+  std::string constraints = "b,l";
+  std::string ptx;
+  if (bytes <= 2) {
+    // A byte or a half as a 16-bit register.
+    Type bits = b.getIntegerType(8 * bytes);
+    if (packed.getType() != bits)
+      packed = LLVM::BitcastOp::create(b, loc, bits, packed);
+    if (bytes == 1)
+      packed = LLVM::ZExtOp::create(b, loc, b.getI16Type(), packed);
+    operands.push_back(packed);
+    constraints += ",h";
+    ptx = bytes == 1 ? "@$0 st.global.b8 [$1], $2;"
+                     : "@$0 st.global.b16 [$1], $2;";
+  } else {
+    // Whole 32-bit words: b32, v2.b32 or v4.b32.
+    int64_t words = bytes / 4;
+    Type wordsType = words == 1 ? Type(b.getI32Type())
+                                : Type(VectorType::get(words, b.getI32Type()));
+    if (packed.getType() != wordsType)
+      packed = LLVM::BitcastOp::create(b, loc, wordsType, packed);
+    std::string list;
+    for (int64_t i = 0; i < words; ++i) {
+      Value word = words == 1 ? packed
+                              : LLVM::ExtractElementOp::create(
+                                    b, loc, packed, i32Const(b, loc, i))
+                                    .getResult();
+      operands.push_back(word);
+      constraints += ",r";
+      list += (i ? ", $" : "$") + std::to_string(i + 2);
+    }
+    ptx = words == 1 ? "@$0 st.global.b32 [$1], " + list + ";"
+                     : "@$0 st.global.v" + std::to_string(words) +
+                           ".b32 [$1], {" + list + "};";
+  }
+  inlinePtx(b, loc, {}, operands, ptx, constraints);
 }
 
 LogicalResult lowerLoad(LoadOp op, LoadOp::Adaptor adaptor,
@@ -364,25 +449,15 @@ LogicalResult lowerFragStoreGlobal(FragStoreGlobalOp op,
   SmallVector<Value> indices = operandGroup(op, adaptor.getOperands(), 2);
   int64_t width = op.getVectorWidth();
   for (const Access &access :
-       fragmentAccesses(b, loc, *m, written, indices, width)) {
+       fragmentAccesses(b, loc, *m, written, indices, width, writer)) {
+    SmallVector<Value> elements(values.begin() + access.reg,
+                                values.begin() + access.reg + width);
     // Only the elements inside the tensor are written.
-    auto guard =
-        scf::IfOp::create(b, loc, andValues(b, loc, access.inside, writer),
-                          /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard insertion(b);
-    b.setInsertionPoint(guard.thenBlock()->getTerminator());
-    Value value = values[access.reg];
-    if (width > 1) {
-      value =
-          LLVM::UndefOp::create(b, loc, VectorType::get(width, m->elementType));
-      for (int64_t i = 0; i < width; ++i)
-        value = LLVM::InsertElementOp::create(
-            b, loc, value, values[access.reg + i], i32Const(b, loc, i));
-      Type type = accessType(b, *m, width);
-      if (type != value.getType())
-        value = LLVM::BitcastOp::create(b, loc, type, value);
-    }
-    LLVM::StoreOp::create(b, loc, value, access.ptr, width * m->elementBytes);
+    if (Value guard = access.inside)
+      storePredicated(b, loc, *m, elements, access.ptr, guard);
+    else
+      LLVM::StoreOp::create(b, loc, packAccess(b, loc, *m, elements),
+                            access.ptr, width * m->elementBytes);
   }
   rewriter.eraseOp(op);
   return success();
