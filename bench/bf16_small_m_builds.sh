@@ -1,27 +1,37 @@
 #!/usr/bin/env bash
-# The bf16_gemm_nt builds of runs 42 and 44 (bench/results/2026-12-03-vs-deepgemm.md):
+# The bf16_gemm_nt builds of runs 42, 44 and 48 (bench/results/2026-12-03-vs-deepgemm.md):
 # 16- and 32-row tiles, split K with its splitk_reduce, and the 64/128-row
 # widths, each with as many stages as fit (at most 16 in run 42, 12 in run
-# 44), into DIR; prints bench/gemm_bench.py's --bundle / --split-bundle
-# arguments last.
-#   bench/bf16_small_m_builds.sh DIR run42|run44
+# 44); run 48 the 64-row tiles with BLK_K 128 and 192 (2 and 3 swizzle
+# atoms a stage: one wgmma wait per 8 or 12 wgmmas, as DeepGEMM's merged
+# stages) beside BLK_K 64 with 16 stages; into DIR; prints
+# bench/gemm_bench.py's --bundle / --split-bundle arguments last.
+#   bench/bf16_small_m_builds.sh DIR run42|run44|run48
 #   python3 bench/gemm_bench.py $(bench/bf16_small_m_builds.sh out/b42 run42 | tail -1) \
 #       --deepgemm --check-shapes quick --time-shapes <shapes>
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-dir=${1:?usage: bf16_small_m_builds.sh DIR run42|run44}
-run=${2:?usage: bf16_small_m_builds.sh DIR run42|run44}
+dir=${1:?usage: bf16_small_m_builds.sh DIR run42|run44|run48}
+run=${2:?usage: bf16_small_m_builds.sh DIR run42|run44|run48}
 tilec=${TILEC:-$here/build/bin/tilec}
 mkdir -p "$dir"
 args=()
 
-# Stages that fit: A stages of max(64, BLK_M) rows, B stages, the output
-# tile (D_BYTES per element) and 16 bytes of barriers per stage.
+# Stages that fit: A stages of max(64, BLK_M) rows, B stages (BLK_K
+# elements a row, 64 unless given), the output tile (D_BYTES per element)
+# and 16 bytes of barriers per stage.
 stages() {
-  local bm=$1 bn=$2 d_bytes=$3 cap=$4 rows
+  local bm=$1 bn=$2 d_bytes=$3 cap=$4 bk=${5:-64} rows
   rows=$(( bm < 64 ? 64 : bm ))
-  local s=$(( (232448 - rows * bn * d_bytes) / (rows * 128 + bn * 128 + 16) ))
+  local s=$(( (232448 - rows * bn * d_bytes) / ((rows + bn) * bk * 2 + 16) ))
   echo $(( s > cap ? cap : s ))
+}
+
+wide_k() {  # BLK_M BLK_N BLK_K CAP
+  local s; s=$(stages "$1" "$2" 2 "$4" "$3")
+  "$tilec" "$here/lib/Kernels/bf16_gemm_nt.tile" -D BLK_M="$1" -D BLK_N="$2" \
+    -D BLK_K="$3" -D STAGES="$s" -o "$dir/b$1x$2_k$3_s$s.tilec"
+  args+=(--bundle "$dir/b$1x$2_k$3_s$s.tilec")
 }
 
 unsplit() {  # BLK_M BLK_N CAP
@@ -58,6 +68,13 @@ case $run in
              "128 48 2" "128 32 4"; do
       split $t 12
     done ;;
-  *) echo "bf16_small_m_builds.sh: unknown run '$run'; use run42 or run44" >&2; exit 2 ;;
+  run48)
+    for n in 32 48 64 112 128; do
+      unsplit 64 $n 16
+      wide_k 64 $n 128 8
+      wide_k 64 $n 192 6
+    done
+    split 64 64 2 16 ;;
+  *) echo "bf16_small_m_builds.sh: unknown run '$run'; use run42, run44 or run48" >&2; exit 2 ;;
 esac
 echo "${args[@]}"
