@@ -4,16 +4,21 @@
 # widths, each with as many stages as fit (at most 16 in run 42, 12 in run
 # 44); run 48 the 64-row tiles with BLK_K 128 and 192 (2 and 3 swizzle
 # atoms a stage: one wgmma wait per 8 or 12 wgmmas, as DeepGEMM's merged
-# stages) beside BLK_K 64 with 16 stages; into DIR; prints
+# stages) beside BLK_K 64 with 16 stages; run 49 the winners of run 48
+# with split K and the large tiles (with SPEC, another spec's); into DIR; prints
 # bench/gemm_bench.py's --bundle / --split-bundle arguments last.
-#   bench/bf16_small_m_builds.sh DIR run42|run44|run48
+#   [SPEC=F PREFIX=P] bench/bf16_small_m_builds.sh DIR run42|run44|run48|run49
 #   python3 bench/gemm_bench.py $(bench/bf16_small_m_builds.sh out/b42 run42 | tail -1) \
 #       --deepgemm --check-shapes quick --time-shapes <shapes>
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-dir=${1:?usage: bf16_small_m_builds.sh DIR run42|run44|run48}
-run=${2:?usage: bf16_small_m_builds.sh DIR run42|run44|run48}
+dir=${1:?usage: bf16_small_m_builds.sh DIR run42|run44|run48|run49}
+run=${2:?usage: bf16_small_m_builds.sh DIR run42|run44|run48|run49}
 tilec=${TILEC:-$here/build/bin/tilec}
+# SPEC: another bf16_gemm_nt spec to build (a variant under test); PREFIX
+# goes in front of its bundles' names.
+spec=${SPEC:-$here/lib/Kernels/bf16_gemm_nt.tile}
+prefix=${PREFIX:-}
 mkdir -p "$dir"
 args=()
 
@@ -27,28 +32,25 @@ stages() {
   echo $(( s > cap ? cap : s ))
 }
 
-wide_k() {  # BLK_M BLK_N BLK_K CAP
-  local s; s=$(stages "$1" "$2" 2 "$4" "$3")
-  "$tilec" "$here/lib/Kernels/bf16_gemm_nt.tile" -D BLK_M="$1" -D BLK_N="$2" \
-    -D BLK_K="$3" -D STAGES="$s" -o "$dir/b$1x$2_k$3_s$s.tilec"
-  args+=(--bundle "$dir/b$1x$2_k$3_s$s.tilec")
+unsplit() {  # BLK_M BLK_N CAP [BLK_K]
+  local bk=${4:-64} s name
+  s=$(stages "$1" "$2" 2 "$3" "$bk")
+  name=$dir/${prefix}b$1x$2$( [ "$bk" = 64 ] || echo "_k$bk")_s$s.tilec
+  "$tilec" "$spec" -D BLK_M="$1" -D BLK_N="$2" -D BLK_K="$bk" \
+    -D STAGES="$s" -o "$name"
+  args+=(--bundle "$name")
 }
 
-unsplit() {  # BLK_M BLK_N CAP
-  local s; s=$(stages "$1" "$2" 2 "$3")
-  "$tilec" "$here/lib/Kernels/bf16_gemm_nt.tile" -D BLK_M="$1" -D BLK_N="$2" \
-    -D STAGES="$s" -o "$dir/b$1x$2_s$s.tilec"
-  args+=(--bundle "$dir/b$1x$2_s$s.tilec")
-}
-
-split() {  # BLK_M BLK_N SPLIT_K CAP
-  local s red; s=$(stages "$1" "$2" 4 "$4")
+split() {  # BLK_M BLK_N SPLIT_K CAP [BLK_K]
+  local bk=${5:-64} s red name
+  s=$(stages "$1" "$2" 4 "$4" "$bk")
   red=$dir/reduce_k$3_m$1.tilec
   [ -f "$red" ] || "$tilec" "$here/lib/Kernels/splitk_reduce.tile" \
     -D SPLIT_K="$3" -D BLK_M="$1" -D OUT=bf16 -o "$red"
-  "$tilec" "$here/lib/Kernels/bf16_gemm_nt.tile" -D BLK_M="$1" -D BLK_N="$2" \
-    -D STAGES="$s" -D SPLIT_K="$3" -D OUT=f32 -o "$dir/b$1x$2_s${s}_k$3.tilec"
-  args+=(--split-bundle "$dir/b$1x$2_s${s}_k$3.tilec:$red:$3:$1")
+  name=$dir/${prefix}b$1x$2$( [ "$bk" = 64 ] || echo "_k$bk")_s${s}_k$3.tilec
+  "$tilec" "$spec" -D BLK_M="$1" -D BLK_N="$2" -D BLK_K="$bk" \
+    -D STAGES="$s" -D SPLIT_K="$3" -D OUT=f32 -o "$name"
+  args+=(--split-bundle "$name:$red:$3:$1")
 }
 
 case $run in
@@ -71,10 +73,19 @@ case $run in
   run48)
     for n in 32 48 64 112 128; do
       unsplit 64 $n 16
-      wide_k 64 $n 128 8
-      wide_k 64 $n 192 6
+      unsplit 64 $n 8 128
+      unsplit 64 $n 6 192
     done
     split 64 64 2 16 ;;
-  *) echo "bf16_small_m_builds.sh: unknown run '$run'; use run42, run44 or run48" >&2; exit 2 ;;
+  run49)
+    for t in "64 32 16 64" "64 32 6 192" "64 64 6 128" "64 112 4 128" \
+             "128 64 8 64" "128 144 5 64" "128 256 3 64"; do
+      unsplit $t
+    done
+    for t in "64 32 2 6 192" "64 32 4 6 192" "64 64 2 6 128" "64 64 4 6 128" \
+             "64 64 2 13 64" "64 64 4 13 64"; do
+      split $t
+    done ;;
+  *) echo "bf16_small_m_builds.sh: unknown run '$run'; use run42, run44, run48 or run49" >&2; exit 2 ;;
 esac
 echo "${args[@]}"

@@ -99,6 +99,11 @@ struct TableRow {
   int64_t minK = 0;
   /// The row applies up to this K (0: any).
   int64_t maxK = 0;
+  /// bf16_gemm_nt: K elements a stage (BLK_K; 0: the family's 64 for bf16,
+  /// 128 for fp8) and one K block's wgmmas in flight while the next block's
+  /// are issued (MMA_INFLIGHT = 1).
+  int64_t blockK = 0;
+  bool mmaInflight = false;
 
   // The options by name, so that a row reads as what it sets:
   // TableRow{...}.only1D2D().unrolled(4).splitK(4, /*minK=*/4096).
@@ -126,6 +131,12 @@ struct TableRow {
   constexpr TableRow fromN(int64_t n) const { return with(&TableRow::minN, n); }
   constexpr TableRow upToK(int64_t k) const { return with(&TableRow::maxK, k); }
   constexpr TableRow fromK(int64_t k) const { return with(&TableRow::minK, k); }
+  constexpr TableRow kBlock(int64_t k) const {
+    return with(&TableRow::blockK, k);
+  }
+  constexpr TableRow inflight() const {
+    return with(&TableRow::mmaInflight, true);
+  }
   constexpr TableRow splitK(int64_t ways, int64_t fromK) const {
     return with(&TableRow::splits, ways).with(&TableRow::minK, fromK);
   }
@@ -169,16 +180,25 @@ constexpr TableRow kBf16Table[] = {
              "M <= 16: 16x64 (the fastest or within 1% at 1x24576x1536, "
              "1x7168x16384 and 1x7168x2048: run 42)"}
         .onlyNT(),
+    // The 64-row tiles at M = 128 with BLK_K = 128 and one K block's
+    // wgmmas in flight: run 49 of bench/results/2026-12-03-vs-deepgemm.md
+    // (raw: 2026-12-03-raw/run49-bf16-wide-k.md), CUDA-graph timing.
     TableRow{128, 1024, false, 64, 64,
-             "M <= 128, N <= 1024, K >= 4096: 64x64 with K split 4 ways "
-             "(1.9x unsplit at 128x576x7168: run 42)"}
+             "M <= 128, N <= 1024, K >= 4096: 64x64, BLK_K 128, one K block "
+             "in flight, K split 4 ways (9.4 us at 128x576x7168, BLK_K 64 "
+             "10.1, DeepGEMM 10.7: run 49)"}
         .onlyNT()
-        .splitK(4, /*minK=*/4096),
+        .splitK(4, /*minK=*/4096)
+        .kBlock(128)
+        .inflight(),
     TableRow{128, 2112, false, 64, 64,
-             "M <= 128, N <= 2112, K >= 4096: 64x64 with K split 2 ways "
-             "(1.34x unsplit at 128x2112x7168: run 42)"}
+             "M <= 128, N <= 2112, K >= 4096: 64x64, BLK_K 128, one K block "
+             "in flight, K split 2 ways (12.2 us at 128x2112x7168, BLK_K 64 "
+             "13.6, DeepGEMM 12.2: run 49)"}
         .onlyNT()
-        .splitK(2, /*minK=*/4096),
+        .splitK(2, /*minK=*/4096)
+        .kBlock(128)
+        .inflight(),
     TableRow{64, 0, false, 64, 192,
              "M <= 64, K <= 512: 64x192, a third of 64x64's waves where the "
              "per-tile fixed cost dominates (1.12x 64x64 at 1x32768x512, run "
@@ -193,15 +213,34 @@ constexpr TableRow kBf16Table[] = {
              "M <= 64: 64x64, one consumer warpgroup, the most CTAs (the "
              "fastest or within 3% at 1x{2112,4096}x7168, 1x7168x16384, "
              "1x24576x1536: run 26)"},
-    TableRow{128, 4096, false, 128, 32,
-             "M <= 128, N <= 4096, K >= 4096: 128x32, B read once by 128 rows "
-             "(21.6 us at 128x4096x7168, 64x64 22.9: run 44, CUDA-graph "
-             "timing)"}
+    TableRow{128, 4096, false, 64, 64,
+             "M <= 128, N <= 4096, K >= 4096: 64x64, BLK_K 128, one K block "
+             "in flight (19.9 us at 128x4096x7168, without in flight 19.4, "
+             "128x32 26.3, DeepGEMM 19.1: run 49)"}
         .onlyNT()
-        .fromK(4096),
+        .fromK(4096)
+        .kBlock(128)
+        .inflight(),
     TableRow{128, 4096, false, 64, 64,
              "M <= 128, N <= 4096: 64x64 (1.25x 128x64 at 128x2112x7168, 1.20x "
              "at 128x4096x7168: run 26)"},
+    // 2 x 66 tiles of 112 columns fill the 132 SMs up to N = 7392.
+    TableRow{128, 7392, false, 64, 112,
+             "M <= 128, 4096 < N <= 7392, K <= 2048: 64x112, BLK_K 128, one "
+             "K block in flight (8.2 us at 128x7168x2048, 128x64 9.4, "
+             "DeepGEMM 9.4: run 49)"}
+        .onlyNT()
+        .fromN(4097)
+        .upToK(2048)
+        .kBlock(128)
+        .inflight(),
+    TableRow{128, 7392, false, 64, 112,
+             "M <= 128, 4096 < N <= 7392: 64x112, BLK_K 128 (64.7 us at "
+             "128x7168x16384, in flight 67.0, 128x64 70.8, DeepGEMM 65.2: "
+             "run 49)"}
+        .onlyNT()
+        .fromN(4097)
+        .kBlock(128),
     TableRow{128, 0, false, 128, 128,
              "M <= 128, K <= 512: 128x128 (9.4 us at 128x32768x512, 128x192 "
              "12.2, 128x64 10.8: run 44, CUDA-graph timing; run 26's "
@@ -669,7 +708,7 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     return chooseReduceConfig(family, problem, smCount, target, config);
   if (family.mGrouped)
     return chooseGroupedConfig(family, problem, smCount, config);
-  const int64_t blockK = isBf16(family) ? 64 : 128;
+  const int64_t familyBlockK = isBf16(family) ? 64 : 128;
   const unsigned outBytes = vocab::byteSize(problem.d);
   ArrayRef<TableRow> table = isBf16(family) ? ArrayRef<TableRow>(kBf16Table)
                                             : ArrayRef<TableRow>(kFp8Table);
@@ -686,6 +725,7 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     const bool split = row.splits > 1;
     if (split && problem.accumulate)
       continue;
+    const int64_t blockK = row.blockK ? row.blockK : familyBlockK;
     // A split GEMM writes f32 partial sums, whatever D is.
     const unsigned gemmOutBytes = split ? 4 : outBytes;
     int64_t stagedBlocks =
@@ -758,6 +798,8 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
       config.params.push_back({"OVERLAP", "1"});
     if (split)
       config.params.push_back({"SPLIT_K", std::to_string(row.splits)});
+    if (row.mmaInflight)
+      config.params.push_back({"MMA_INFLIGHT", "1"});
     if (row.waves2MulticastA) {
       config.cluster = {2, 1, 1};
       config.params.push_back({"CLUSTER_N", "2"});

@@ -336,7 +336,9 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       {"bf16_gemm_nt", 4096, 2112, 7168, nullptr, 128, 144, 5},
       // 128x144 is bf16_gemm_nt's only (run 44): the others keep 128x192.
       {"bf16_gemm_tt", 4096, 2112, 7168, nullptr, 128, 192, 4},
-      {"bf16_gemm_nt", 128, 4096, 7168, nullptr, 128, 32, 10},
+      // BLK_K 128 (run 49): 64-row tiles of 128 K elements a stage.
+      {"bf16_gemm_nt", 128, 4096, 7168, nullptr, 64, 64, 6},
+      {"bf16_gemm_nt", 128, 7168, 16384, nullptr, 64, 112, 4},
       {"bf16_gemm_nn", 128, 4096, 7168, nullptr, 64, 64, 12},
       {"bf16_gemm_nt", 128, 32768, 512, nullptr, 128, 128, 6},
       {"bf16_gemm_nt", 333, 520, 72, nullptr, 64, 32, 12},
@@ -418,9 +420,11 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
   }
 }
 
-/// A tile a benchmark run timed: BLK_M x BLK_N, split K ways.
+/// A tile a benchmark run timed: BLK_M x BLK_N, split K ways, BLK_K K
+/// elements a stage, with one K block's wgmmas in flight or not.
 struct TimedTile {
-  int32_t blockM, blockN, splits = 1;
+  int32_t blockM, blockN, splits = 1, blockK = 64;
+  bool inflight = false;
 };
 
 /// One shape's times of a run's tiles, in the order of its tile list.
@@ -469,11 +473,16 @@ std::vector<tilec_kernel_info> expectPicksNearFastest(
 void expectBf16PicksNearFastest(const std::vector<TimedTile> &tiles,
                                 const std::vector<TimedShape> &shapes,
                                 const char *run) {
+  auto param = [](const tilec_kernel_info &info, const char *name,
+                  int32_t otherwise) {
+    const char *at = std::strstr(info.params, name);
+    return at ? std::atoi(at + std::strlen(name)) : otherwise;
+  };
   auto isTile = [&](size_t i, const tilec_kernel_info &info) {
-    const char *split = std::strstr(info.params, "SPLIT_K=");
-    const int32_t splits = split ? std::atoi(split + 8) : 1;
     return tiles[i].blockM == info.block_m && tiles[i].blockN == info.block_n &&
-           tiles[i].splits == splits;
+           tiles[i].splits == param(info, "SPLIT_K=", 1) &&
+           tiles[i].blockK == param(info, "BLK_K=", 64) &&
+           tiles[i].inflight == (param(info, "MMA_INFLIGHT=", 0) == 1);
   };
   for (const tilec_kernel_info &info : expectPicksNearFastest(
            "bf16_gemm_nt", tiles.size(), shapes, run, isTile))
@@ -483,11 +492,11 @@ void expectBf16PicksNearFastest(const std::vector<TimedTile> &tiles,
 // The BF16 rows against the times they were chosen from: run 26 of
 // bench/results/2026-12-02-bf16-tiles.md timed eight tiles (as many stages
 // as fit) on 13 shapes; the table's pick must be measured within 3% of the
-// fastest of them on each. M = 1 and 128x2112x7168, where bf16_gemm_nt now
-// takes run 42's 16-row and split tiles, are checked against run 42 below;
-// 128x4096x7168, 128x32768x512 and 4096x2112x7168 against run 44, which
-// re-timed them with CUDA graphs (run 26's back-to-back launches carried
-// the launch cost at the small shapes).
+// fastest of them on each. M = 1, where bf16_gemm_nt now takes run 42's
+// 16-row and split tiles, is checked against run 42 below; 128x32768x512
+// and 4096x2112x7168 against run 44, which re-timed them with CUDA graphs
+// (run 26's back-to-back launches carried the launch cost at the small
+// shapes); the other M = 128 shapes against run 49 (BLK_K 128).
 TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfTheMeasuredFastest) {
   expectBf16PicksNearFastest(
       {{64, 64},
@@ -499,8 +508,6 @@ TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfTheMeasuredFastest) {
        {128, 192},
        {128, 256}},
       {
-          {128, 7168, 2048, {24, 26, 22, 25, 22, 22, 23, 23}},
-          {128, 7168, 16384, {98, 80, 91, 107, 73, 89, 120, 157}},
           {128, 24576, 1536, {32, 31, 31, 31, 27, 31, 31, 30}},
       },
       "run 26");
@@ -560,16 +567,6 @@ TEST_F(CompilerApi, Bf16SmallMPicksAreWithinThreePercentOfRun42) {
                                   2048,
                                   {11.8, 18.7, 12.4, 8.6, 12.5, 9.6, 11.1, 11.7,
                                    13.3, 10.6, 12.0, 15.1, 16.6}},
-                                 {128,
-                                  2112,
-                                  7168,
-                                  {57.8, 46.3, 69.8, 40.8, 29.9, 21.5, 21.5,
-                                   46.9, 50.3, 49.0, 45.4, 16.1, 17.6}},
-                                 {128,
-                                  576,
-                                  7168,
-                                  {29.8, 45.7, 35.7, 21.2, 29.6, 21.3, 21.2,
-                                   25.4, 21.7, 19.3, 20.8, 15.2, 11.1}},
                              },
                              "run 42");
 }
@@ -585,27 +582,12 @@ TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfRun44) {
        {64, 64},     {64, 96},    {64, 64, 2},  {64, 64, 4},  {64, 128, 2},
        {128, 64, 2}, {32, 64, 2}, {128, 32, 2}, {128, 48, 2}, {128, 32, 4}},
       {
-          {128, 2112, 7168, {36.0, 40.1, 52.1, 19.7, 22.8, 35.0, 29.9,
-                             21.6, 29.9, 19.1, 21.6, 25.6, 16.0, 17.3,
-                             20.6, 20.0, 26.2, 17.5, 16.8, 17.5}},
-          {128, 576, 7168, {35.3, 39.6, 51.7, 19.8, 22.7, 34.8, 30.2,
-                            21.9, 30.0, 19.3, 21.6, 25.4, 15.4, 11.2,
-                            19.9, 19.9, 15.2, 16.6, 15.6, 11.7}},
           {128, 24576, 1536, {26.9, 29.2, 25.2, 29.5, 24.0, 24.0, 42.3,
                               57.6, 24.8, 50.8, 31.2, 26.3, 50.7, 65.5,
                               45.3, 44.6, 83.7, 49.8, 45.3, 62.5}},
           {128, 32768, 512, {9.4,  10.5, 12.2, 15.5, 10.8, 10.8, 22.8,
                              30.8, 13.0, 27.5, 17.0, 15.6, 42.0, 61.2,
                              37.7, 37.5, 63.1, 39.9, 38.3, 57.6}},
-          {128, 7168, 16384, {92.7,  101.5, 132.4, 93.8,  70.5,  84.0,  138.2,
-                              196.0, 73.6,  166.3, 96.9,  119.3, 105.4, 98.0,
-                              80.7,  81.4,  176.5, 106.2, 98.3,  99.7}},
-          {128, 4096, 7168, {37.2, 42.1, 53.1, 21.6, 26.9, 36.0, 31.0,
-                             41.7, 31.0, 36.8, 22.9, 26.7, 27.8, 30.2,
-                             24.2, 24.2, 47.9, 28.3, 30.6, 30.1}},
-          {128, 7168, 2048, {12.8, 13.9, 17.6, 12.9, 8.8,  11.9, 19.0,
-                             25.6, 10.7, 22.6, 14.2, 16.3, 21.6, 24.3,
-                             18.2, 16.7, 31.6, 20.9, 18.5, 22.9}},
           {4096, 576, 7168, {84.2,  46.6, 54.9,  136.4, 88.0,  71.1,  150.3,
                              187.1, 92.0, 165.0, 105.2, 77.1,  111.2, 123.8,
                              93.5,  95.4, 206.0, 144.5, 113.2, 151.3}},
@@ -616,6 +598,79 @@ TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfRun44) {
                           3.4, 3.7, 6.4, 7.6, 6.9, 7.0, 6.9, 6.6, 6.7, 7.8}},
       },
       "run 44");
+}
+
+// Run 49 of bench/results/2026-12-03-vs-deepgemm.md (raw:
+// 2026-12-03-raw/run49-bf16-wide-k.md): bf16_gemm_nt's 64-row tiles with
+// BLK_K 64, 128 and 192, split K, the large tiles, each without and with one
+// K block's wgmmas in flight (MMA_INFLIGHT), timed with CUDA graphs at
+// M = 128 and four large shapes.
+TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfRun49) {
+  std::vector<TimedTile> tiles;
+  for (bool inflight : {false, true})
+    for (TimedTile tile : std::vector<TimedTile>{{64, 32},
+                                                 {64, 32, 1, 192},
+                                                 {64, 64, 1, 128},
+                                                 {64, 112, 1, 128},
+                                                 {128, 64},
+                                                 {128, 144},
+                                                 {128, 256},
+                                                 {64, 32, 2, 192},
+                                                 {64, 32, 4, 192},
+                                                 {64, 64, 2, 128},
+                                                 {64, 64, 4, 128},
+                                                 {64, 64, 2},
+                                                 {64, 64, 4}}) {
+      tile.inflight = inflight;
+      tiles.push_back(tile);
+    }
+  expectBf16PicksNearFastest(
+      tiles,
+      {
+          {128, 2112, 7168, {19.3, 13.7, 16.9, 23.0, 22.9, 40.2, 68.5,
+                             16.8, 18.7, 13.0, 14.5, 15.6, 17.2, 16.9,
+                             12.5, 14.9, 21.4, 22.0, 40.2, 68.7, 16.2,
+                             18.1, 12.2, 14.4, 13.6, 15.2}},
+          {128, 7168, 16384, {180.5, 118.6, 81.5, 64.7, 70.8,  104.3, 175.4,
+                              104.9, 111.0, 88.8, 85.3, 107.2, 101.6, 154.3,
+                              115.0, 80.4,  67.0, 71.4, 102.7, 166.7, 112.7,
+                              119.3, 91.4,  87.5, 92.9, 88.6}},
+          {128, 4096, 7168, {36.9, 25.7, 19.4, 25.0, 26.3, 42.1, 69.0,
+                             30.0, 33.4, 24.1, 26.9, 27.2, 29.8, 32.4,
+                             26.1, 19.9, 27.1, 26.6, 42.3, 69.4, 30.9,
+                             34.0, 24.6, 27.1, 24.1, 26.9}},
+          {128, 576, 7168, {19.1, 13.2, 16.6, 22.7, 22.6, 39.1, 67.5,
+                            10.5, 11.4, 12.6, 9.7,  15.0, 10.9, 16.7,
+                            12.2, 14.1, 17.6, 19.1, 39.1, 67.6, 10.2,
+                            11.1, 11.8, 9.4,  13.1, 10.1}},
+          {128, 24576, 1536, {50.8, 35.6, 26.4, 27.6, 23.9, 29.2, 26.3,
+                              55.7, 74.6, 43.9, 57.8, 49.8, 64.7, 45.5,
+                              35.3, 26.7, 28.5, 23.8, 29.3, 27.4, 55.6,
+                              72.6, 43.8, 56.1, 45.2, 60.4}},
+          {128, 7168, 2048, {22.6, 16.1, 11.3, 9.0,  9.4,  13.9, 22.7,
+                             21.7, 28.3, 18.5, 22.0, 21.0, 24.6, 20.2,
+                             15.1, 10.1, 8.2,  9.2,  13.9, 22.8, 21.5,
+                             27.6, 17.2, 21.2, 19.1, 23.0}},
+          {4096, 2112, 7168, {642.8, 546.6, 253.5, 236.7, 270.2, 186.4, 261.4,
+                              592.6, 557.4, 301.2, 341.3, 402.0, 429.8, 591.2,
+                              586.7, 285.7, 233.3, 253.8, 187.7, 263.7, 618.6,
+                              634.6, 348.2, 358.6, 325.2, 375.6}},
+          {4096, 4096, 4096, {740.6, 610.8, 298.3, 251.5, 314.7, 223.9, 195.0,
+                              757.8, 716.9, 425.0, 438.2, 475.5, 533.2, 659.0,
+                              675.7, 335.6, 241.2, 293.6, 222.8, 196.8, 762.5,
+                              736.9, 445.1, 436.1, 432.6, 489.9}},
+          {4096, 7168, 16384, {4220.9, 4563.8, 2420.1, 2003.0, 2515.7, 1567.8,
+                               1395.1, 4898.8, 5085.1, 2573.6, 2698.8, 2949.2,
+                               2964.2, 3880.1, 4659.3, 2677.2, 1894.7, 2445.0,
+                               1560.2, 1417.1, 4821.9, 5049.5, 2834.3, 2867.9,
+                               2736.4, 3016.7}},
+          {8192, 8192, 8192, {4801.3, 5563.2, 2759.2, 2298.3, 2805.6, 1673.2,
+                              1681.5, 6053.3, 6266.2, 3211.9, 3925.4, 3418.8,
+                              3759.1, 4382.2, 5549.0, 3216.3, 2184.2, 2738.1,
+                              1658.2, 1634.4, 6029.4, 6266.6, 3772.8, 3992.9,
+                              3764.1, 4029.6}},
+      },
+      "run 49");
 }
 
 // FP8 1D2D picks against run 44 of bench/results/2026-12-03-vs-deepgemm.md
