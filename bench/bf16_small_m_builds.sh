@@ -7,18 +7,20 @@
 # stages) beside BLK_K 64 with 16 stages; run 49 the winners of run 48
 # with split K and the large tiles (with SPEC, another spec's); into DIR; prints
 # bench/gemm_bench.py's --bundle / --split-bundle arguments last.
-#   [SPEC=F PREFIX=P] bench/bf16_small_m_builds.sh DIR run42|run44|run48|run49
+#   [SPEC=F PREFIX=P DEFS=...] bench/bf16_small_m_builds.sh DIR run42|run44|run48|run49|run51
 #   python3 bench/gemm_bench.py $(bench/bf16_small_m_builds.sh out/b42 run42 | tail -1) \
 #       --deepgemm --check-shapes quick --time-shapes <shapes>
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-dir=${1:?usage: bf16_small_m_builds.sh DIR run42|run44|run48|run49}
-run=${2:?usage: bf16_small_m_builds.sh DIR run42|run44|run48|run49}
+dir=${1:?usage: bf16_small_m_builds.sh DIR run42|run44|run48|run49|run51}
+run=${2:?usage: bf16_small_m_builds.sh DIR run42|run44|run48|run49|run51}
 tilec=${TILEC:-$here/build/bin/tilec}
 # SPEC: another bf16_gemm_nt spec to build (a variant under test); PREFIX
 # goes in front of its bundles' names.
 spec=${SPEC:-$here/lib/Kernels/bf16_gemm_nt.tile}
 prefix=${PREFIX:-}
+# DEFS: more -D flags for every build (such as "-D MMA_INFLIGHT=1").
+read -r -a defs <<< "${DEFS:-}"
 mkdir -p "$dir"
 args=()
 
@@ -37,7 +39,7 @@ unsplit() {  # BLK_M BLK_N CAP [BLK_K]
   s=$(stages "$1" "$2" 2 "$3" "$bk")
   name=$dir/${prefix}b$1x$2$( [ "$bk" = 64 ] || echo "_k$bk")_s$s.tilec
   "$tilec" "$spec" -D BLK_M="$1" -D BLK_N="$2" -D BLK_K="$bk" \
-    -D STAGES="$s" -o "$name"
+    -D STAGES="$s" "${defs[@]}" -o "$name"
   args+=(--bundle "$name")
 }
 
@@ -49,7 +51,7 @@ split() {  # BLK_M BLK_N SPLIT_K CAP [BLK_K]
     -D SPLIT_K="$3" -D BLK_M="$1" -D OUT=bf16 -o "$red"
   name=$dir/${prefix}b$1x$2$( [ "$bk" = 64 ] || echo "_k$bk")_s${s}_k$3.tilec
   "$tilec" "$spec" -D BLK_M="$1" -D BLK_N="$2" -D BLK_K="$bk" \
-    -D STAGES="$s" -D SPLIT_K="$3" -D OUT=f32 -o "$name"
+    -D STAGES="$s" -D SPLIT_K="$3" -D OUT=f32 "${defs[@]}" -o "$name"
   args+=(--split-bundle "$name:$red:$3:$1")
 }
 
@@ -86,6 +88,13 @@ case $run in
              "64 64 2 13 64" "64 64 4 13 64"; do
       split $t
     done ;;
-  *) echo "bf16_small_m_builds.sh: unknown run '$run'; use run42, run44, run48 or run49" >&2; exit 2 ;;
+  run51)  # M = 1: the 16-row tiles (with DEFS="-D MMA_INFLIGHT=1" too)
+    for t in "16 64 12 64" "16 64 8 128"; do
+      unsplit $t
+    done
+    for t in "16 64 2 12 64" "16 64 2 8 128" "16 64 4 8 128" "16 32 2 8 128"; do
+      split $t
+    done ;;
+  *) echo "bf16_small_m_builds.sh: unknown run '$run'; use run42, run44, run48, run49 or run51" >&2; exit 2 ;;
 esac
 echo "${args[@]}"

@@ -165,20 +165,33 @@ constexpr TableRow kBf16Table[] = {
              "1x32768x512, 16x64 10.1: run 42)"}
         .onlyNT()
         .upToK(512),
-    TableRow{16, 2112, false, 16, 64,
-             "M <= 16, N <= 2112, K >= 4096: 16x64 with K split 4 ways "
-             "(1.19x and 1.02x DeepGEMM at 1x2112x7168 and 1x576x7168, 2.5x "
-             "and 2.0x the 64x64 tiles: run 42)"}
+    TableRow{16, 1024, false, 16, 64,
+             "M <= 16, N <= 1024, K >= 4096: 16x64 with K split 4 ways "
+             "(1.02x DeepGEMM at 1x576x7168, 2.0x the 64x64 tiles: run 42)"}
         .onlyNT()
         .splitK(4, /*minK=*/4096),
-    TableRow{16, 4096, false, 16, 64,
-             "M <= 16, N <= 4096, K >= 4096: 16x64 with K split 2 ways "
-             "(within 3% of 16x32, the fastest, at 1x4096x7168: run 42)"}
+    // With BLK_K = 128 and one K block in flight: run 51 of
+    // bench/results/2026-12-03-vs-deepgemm.md (raw:
+    // 2026-12-03-raw/run51-bf16-m1.md), measured at N = 2112 to 7168.
+    TableRow{16, 2112, false, 16, 64,
+             "M <= 16, N <= 2112, K >= 4096: 16x64, BLK_K 128, one K block in "
+             "flight, K split 4 ways (10.1 us at 1x2112x7168, BLK_K 64 "
+             "unsplit in flight 18.4, DeepGEMM 13.7: run 51)"}
         .onlyNT()
-        .splitK(2, /*minK=*/4096),
+        .splitK(4, /*minK=*/4096)
+        .kBlock(128)
+        .inflight(),
+    TableRow{16, 8192, false, 16, 64,
+             "M <= 16, N <= 8192: 16x64, BLK_K 128, one K block in flight "
+             "(18.9 us at 1x4096x7168, split 2 ways with BLK_K 64 20.6; 8.7 "
+             "at 1x7168x2048, 58.8 at 1x7168x16384, BLK_K 64 8.9 and 61.9; "
+             "DeepGEMM 18.4, 8.9, 63.0: run 51)"}
+        .onlyNT()
+        .kBlock(128)
+        .inflight(),
     TableRow{16, 0, false, 16, 64,
-             "M <= 16: 16x64 (the fastest or within 1% at 1x24576x1536, "
-             "1x7168x16384 and 1x7168x2048: run 42)"}
+             "M <= 16: 16x64 (the fastest or within 1% at 1x24576x1536: run "
+             "42)"}
         .onlyNT(),
     // The 64-row tiles at M = 128 with BLK_K = 128 and one K block's
     // wgmmas in flight: run 49 of bench/results/2026-12-03-vs-deepgemm.md
