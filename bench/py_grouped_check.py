@@ -39,6 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gemm_bench as gb  # noqa: E402  (time_interleaved)
 from fp8_gemm import deep_gemm_module  # noqa: E402
+from py_mqa_bench import spec_variant  # noqa: E402  (--define)
 
 import tilec.deep_gemm as tdg  # noqa: E402
 from tilec import _configs, _grouped, quant  # noqa: E402
@@ -324,7 +325,15 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_options(p, "the first shapes only", "small shapes only (for compute-sanitizer)")
     p.add_argument("--layouts", default="contiguous,psum,masked")
+    p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
+                   help="a spec param over the config's for the kernels of "
+                        "--define-kind (a variant: BLK_M, BLK_N, BLK_K, STAGES, "
+                        "MMA_INFLIGHT, ...); repeatable")
+    p.add_argument("--define-kind", choices=["bf16", "fp8"], default="bf16",
+                   help="whose kernels --define changes (default bf16)")
     args = p.parse_args()
+    spec_variant(args.define, "m_grouped_fp8_gemm_1d2d" if args.define_kind == "fp8"
+                 else "m_grouped_bf16_gemm_nt")
     if args.small:
         global CONTIGUOUS_GROUPS, MASKED_GROUPS, MASKED_MAX_M, NK
         CONTIGUOUS_GROUPS, MASKED_GROUPS = [(3, 100)], [(4, 40)]
@@ -347,7 +356,11 @@ def main():
         defines = dict(_configs.choose(family, plan_rows, n, k, num_groups=groups,
                                        group_layout=layout,
                                        mk_alignment=_grouped.mk_alignment())[0])
+        if kind == args.define_kind:
+            defines.update(item.split("=", 1) for item in args.define)
         config = f"{defines['BLK_M']}x{defines['BLK_N']}"
+        if args.define and kind == args.define_kind:
+            config += " " + " ".join(args.define)
         d = op.output()
         call(tdg, op, d)
         torch.cuda.synchronize()

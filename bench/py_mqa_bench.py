@@ -126,10 +126,13 @@ def spec_variant(items, family: str) -> None:
     extra = dict(item.split("=", 1) for item in items)
     get_kernel = _cache.get_kernel
 
-    def with_defines(name, defines=(), *rest, **kwargs):
+    def with_defines(name, defines=(), device=None, problem=None):
         if name == family:
             defines = tuple(sorted({**dict(defines), **extra}.items()))
-        return get_kernel(name, defines, *rest, **kwargs)
+            # A variant is not the library's configuration of the problem:
+            # it is compiled from its defines.
+            problem = None
+        return get_kernel(name, defines, device, problem)
     _cache.get_kernel = with_defines
     print(f"spec variant: {extra}")
 
