@@ -393,11 +393,14 @@ std::pair<llvm::hash_code, bool> ProtocolChecker::structuralKey(Value v) {
                lb.second || ub.second || st.second};
       } else {
         // A carried value (`base += count`): its start and what each
-        // iteration makes of it; the provisional key breaks the cycle.
+        // iteration makes of it; the provisional key breaks the cycle. Not
+        // its position among the loop's carried values: two roles may carry
+        // different sets (the producer its tiles and its K offset, the
+        // consumer its tiles only) in any order.
         unsigned n = arg.getArgNumber() - 1;
         auto init = structuralKey(loop.getInitArgs()[n]);
         llvm::hash_code start =
-            llvm::hash_combine("carried", bounds, n, init.first);
+            llvm::hash_combine("carried", bounds, init.first);
         keys[v] = {start, true};
         auto next = structuralKey(loop.getYieldedValues()[n]);
         key = {llvm::hash_combine(start, next.first), true};
