@@ -2,9 +2,11 @@
 """Runs DeepGEMM's own GEMM tests on tilec: test_gemm (and with --functions
 test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked,
 test_k_grouped_gemm_contiguous) of tests/test_bf16.py and of
-tests/test_fp8_fp4.py (their SM90 cases), and with --tests attention
-test_mqa_logits and test_paged_mqa_logits of tests/test_attention.py, with
-`import tilec.deep_gemm as deep_gemm` in place of `import deep_gemm`.
+tests/test_fp8_fp4.py (their SM90 cases), with --tests attention
+test_mqa_logits and test_paged_mqa_logits of tests/test_attention.py, and
+with --tests einsum test_bhr_hdr_bhd and test_bhd_hdr_bhr of
+tests/test_einsum.py, with `import tilec.deep_gemm as deep_gemm` in place of
+`import deep_gemm`.
 
 DeepGEMM's files are never copied into this repository: they are read from
 an untarred copy of ../shared/anchors/deepgemm-src.tgz (or the tarball
@@ -13,7 +15,7 @@ run time by aliasing the modules deep_gemm, deep_gemm.testing and
 deep_gemm.utils to tilec's before the test files are imported.
 
     python3 bench/py_deepgemm_tests.py --tarball ../shared/anchors/deepgemm-src.tgz \\
-        [--tests bf16,fp8,attention] [--functions test_gemm,test_m_grouped_gemm_contiguous,
+        [--tests bf16,fp8,attention,einsum] [--functions test_gemm,test_m_grouped_gemm_contiguous,
         test_mqa_logits,test_paged_mqa_logits,...]
         [--all-cases] [--log out/deepgemm-tests.log]
 
@@ -54,6 +56,8 @@ def alias_deep_gemm():
     sys.modules["deep_gemm"] = tilec_deep_gemm
     sys.modules["deep_gemm.testing"] = tilec_deep_gemm.testing
     sys.modules["deep_gemm.utils"] = tilec_deep_gemm.utils
+    # tests/test_einsum.py imports its casts from deep_gemm.utils.math.
+    sys.modules["deep_gemm.utils.math"] = tilec_deep_gemm.utils
 
 
 def tests_folder(args) -> str:
@@ -194,7 +198,8 @@ def main():
                         help="the test functions to run: test_gemm, "
                              "test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked, "
                              "test_k_grouped_gemm_contiguous; with --tests attention, "
-                             "test_mqa_logits, test_paged_mqa_logits")
+                             "test_mqa_logits, test_paged_mqa_logits; with --tests "
+                             "einsum, test_bhr_hdr_bhd, test_bhd_hdr_bhr")
     parser.add_argument("--all-cases", action="store_true",
                         help="do not skip the cases tilec cannot run")
     parser.add_argument("--log", help="also write the output here")
@@ -223,7 +228,9 @@ def main():
              "fp8": ("test_fp8_fp4", torch.float8_e4m3fn),
              # test_mqa_logits, test_paged_mqa_logits (DG_MQA_NUM_CASES=n
              # samples n of their cases)
-             "attention": ("test_attention", None)}
+             "attention": ("test_attention", None),
+             # test_bhr_hdr_bhd, test_bhd_hdr_bhr (BF16 einsum)
+             "einsum": ("test_einsum", None)}
     results = [run_test(folder, *tests[name], args.all_cases, function)
                for name in args.tests.split(",")
                for function in args.functions.split(",")]

@@ -114,6 +114,25 @@ class DryRunTest(Base):
             a3_pair, b3_pair, d3, masked_m, 64))
         dg.fp8_m_grouped_gemm_nt_masked(a3_pair, b3_pair, d3, masked_m, 64)
 
+    def test_einsum_runs_the_masked_kernel_on_strided_views(self):
+        # DeepGEMM's test_einsum shapes, smaller: b a slice of a wider tensor.
+        x = bf16_3d(32, 8, 512)                       # [B, H, R]
+        y = bf16_3d(8, 128, 512 + 128)[:, :, :512]    # [H, D, R], rows of 640
+        z = torch.empty(32, 8, 128, dtype=BF16)       # [B, H, D]
+        loaded = []
+        real = _cache.get_kernel
+        with mock.patch.object(_cache, "get_kernel", side_effect=lambda *args, **kw:
+                               loaded.append(args[0]) or real(*args, **kw)):
+            dg.einsum("bhr,hdr->bhd", x, y, z)
+            x2 = bf16_3d(32, 8, 128)                      # [B, H, D]
+            z2 = torch.empty(32, 8, 512, dtype=BF16)      # [B, H, R]
+            dg.einsum("bhd, hdr -> bhr", x2, bf16_3d(8, 128, 512), z2)
+        self.assertEqual(loaded, ["m_grouped_bf16_gemm_nt", "m_grouped_bf16_gemm_nn"])
+        self.assert_fast_path(lambda: dg.einsum("bhr,hdr->bhd", x, y, z))
+        # The baseline DeepGEMM's tests time against: torch.einsum.
+        dg.einsum("bhr,hdr->bhd", x, y, z, use_cublaslt=True)
+        self.assertTrue(torch.equal(z, torch.einsum("bhr,hdr->bhd", x, y)))
+
     def test_empty_problem_launches_nothing(self):
         d = torch.empty(0, 256, dtype=BF16)
         dg.m_grouped_bf16_gemm_nt_contiguous(bf16_3d(0, 64), bf16_3d(2, 256, 64), d,
@@ -275,6 +294,39 @@ class ErrorsTest(ChecksBase):
                    r"group\), got 0", lambda: f(a, b, d, masked_m, 0))
         self.fails(r"argument 'a' needs a stride of dim 1 of a multiple of 16 bytes",
                    lambda: f(bf16_3d(4, 64, 12), bf16_3d(4, 256, 12), d, masked_m, 32))
+
+    def test_einsum(self):
+        x, y = bf16_3d(32, 8, 512), bf16_3d(8, 128, 512)
+        z = torch.empty(32, 8, 128, dtype=BF16)
+        f = dg.einsum
+        self.fails(r"einsum: argument 'a' must be a CUDA tensor",
+                   lambda: f("bhr,hdr->bhd", x, y, z))
+        self.fails(r"einsum: argument 'expr' must be one of 'bhr,hdr->bhd', "
+                   r"'bhd,hdr->bhr', 'bmk,bnk->mn' \(DeepGEMM's expressions\), "
+                   r"got 'bhr,hrd->bhd'", lambda: f("bhr,hrd->bhd", x, y, z))
+        self.fails(r"einsum: argument 'expr' must be a str", lambda: f(3, x, y, z))
+        self.fails(r"einsum: argument 'expr' 'bmk,bnk->mn' \(a sum over the batch",
+                   lambda: f("bmk,bnk->mn", x, y, z), NotImplementedError)
+        self.fails(r"einsum: argument 'c' must be None for 'bhr,hdr->bhd'",
+                   lambda: f("bhr,hdr->bhd", x, y, z, c=z))
+        self.fails(r"einsum: argument 'use_cublaslt' must be a bool, got 1",
+                   lambda: f("bhr,hdr->bhd", x, y, z, use_cublaslt=1))
+        self.fails(r"einsum: argument 'b' must have dtype torch.bfloat16, got torch.float32",
+                   lambda: f("bhr,hdr->bhd", x, y.float(), z))
+        self.fails(r"einsum: argument 'a' must be 3-D \[B, H, R\], got shape \[8, 512\]",
+                   lambda: f("bhr,hdr->bhd", x[0], y, z))
+        self.fails(r"einsum: argument 'b' must have shape \[H, D, R\] with H = 8 and "
+                   r"R = 512 \(a's\) = \[8, 128, 512\], got \[8, 128, 256\]",
+                   lambda: f("bhr,hdr->bhd", x, y[:, :, :256], z))
+        self.fails(r"einsum: argument 'b' must have shape \[H, D, R\] with H = 8 and "
+                   r"D = 512 \(a's\) = \[8, 512, 512\], got \[8, 128, 512\]",
+                   lambda: f("bhd,hdr->bhr", x, y, z))
+        self.fails(r"einsum: argument 'd' must have shape \[B, H, D\] \(a's B and H, "
+                   r"b's D\) = \[32, 8, 128\], got \[32, 8, 64\]",
+                   lambda: f("bhr,hdr->bhd", x, y, z[:, :, :64]))
+        self.fails(r"einsum: argument 'a' must have its last dim contiguous",
+                   lambda: f("bhr,hdr->bhd", x.transpose(1, 2).contiguous().transpose(1, 2),
+                             y, z))
 
     def test_fp8(self):
         a, b, d, layout = contiguous_inputs([100, 200], 256, 384, FP8)

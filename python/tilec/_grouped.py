@@ -72,8 +72,12 @@ def _expect_rows_contiguous(op: Operand, labels: str) -> None:
                       f"== 1), got strides {list(strides)}")
     size = op.tensor.element_size()
     span = shape[-1]
-    for dim in range(len(shape) - 2, -1, -1):
-        if shape[dim] > 1 and (strides[dim] * size % TMA_ALIGN or strides[dim] < span):
+    # The outer dims from the smallest stride up, whatever their order (a
+    # transposed view, such as einsum's [H, B, K] of a [B, H, K] tensor).
+    for dim in sorted(range(len(shape) - 1), key=lambda d: strides[d]):
+        if shape[dim] <= 1:
+            continue
+        if strides[dim] * size % TMA_ALIGN or strides[dim] < span:
             raise op.fail(
                 f"needs a stride of dim {dim} of a multiple of 16 bytes "
                 f"({TMA_ALIGN // size} elements), at least {span}, for TMA, "

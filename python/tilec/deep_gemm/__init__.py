@@ -36,7 +36,7 @@ the argument and the expected value, before any launch.
 
 import torch
 
-from .. import _gemm, _kgrouped, _mqa, _ops, _paged_mqa
+from .. import _einsum, _gemm, _kgrouped, _mqa, _ops, _paged_mqa
 from .. import _grouped as _grouped_impl
 from . import testing, utils
 from .utils import *  # noqa: F401,F403 (DeepGEMM re-exports its utils)
@@ -253,6 +253,22 @@ def m_grouped_bf16_gemm_nt_masked(a, b, d, masked_m, expected_m,
         masked_m, compiled_dims=compiled_dims, expected_m=expected_m))
 
 
+def einsum(expr, a, b, d, c=None, use_cublaslt=False):
+    """DeepGEMM's BF16 einsum: 'bhr,hdr->bhd' and 'bhd,hdr->bhr', batched
+    over the head dim h on the masked M-grouped kernel (every group full,
+    strided views of a and d, nothing copied); use_cublaslt=True runs
+    torch.einsum, DeepGEMM's baseline. 'bmk,bnk->mn' raises
+    NotImplementedError (tilec._einsum)."""
+    fn = "einsum"
+    expr, _, _, _ = _einsum.check(fn, expr, a, b, d, c, use_cublaslt)
+    if use_cublaslt:
+        d.copy_(torch.einsum(expr, a, b))
+        return
+    a_g, b_g, d_g, counts, rows = _einsum.grouped_views(expr, a, b, d)
+    _m_grouped(_grouped_impl.Call(fn, "bf16", "masked", a_g, None, b_g, None, d_g,
+                                  counts, expected_m=rows))
+
+
 #===------------------------------------------------------------------------===#
 # K-grouped GEMMs (mixture-of-experts weight gradients): one dense launch per
 # non-empty group on views of its operands; tilec._kgrouped has the checks.
@@ -426,7 +442,7 @@ def fp8_paged_mqa_logits(q, kv_cache, weights, context_lens, block_table,
 #===------------------------------------------------------------------------===#
 
 _NOT_IMPLEMENTED = (
-    "einsum", "fp8_einsum",
+    "fp8_einsum",
     "tf32_hc_prenorm_gemm", "SymmBuffer", "get_symm_buffer_for_mega_moe",
     "transform_weights_for_mega_moe", "fp8_fp4_mega_moe", "bf16_mega_moe",
 )
