@@ -133,6 +133,37 @@ class DryRunTest(Base):
         dg.einsum("bhr,hdr->bhd", x, y, z, use_cublaslt=True)
         self.assertTrue(torch.equal(z, torch.einsum("bhr,hdr->bhd", x, y)))
 
+    def test_einsum_sum_over_the_batch(self):
+        # DeepGEMM's test_bmk_bnk_mn: float32 d accumulates (c = d), bf16 d
+        # does not (a workspace); the batch is split so tiles x chunks fill
+        # the SMs (here 9 tiles of 128 x 128: 14 chunks of 10 batches).
+        a, b = bf16_3d(129, 384, 128), bf16_3d(129, 384, 128)
+        launched = []
+        real = _cache.get_kernel
+
+        class Recording:
+            """The kernel, its launches' defines and chunk recorded."""
+            def __init__(self, defines, kernel):
+                self.defines, self.kernel = defines, kernel
+
+            def set_persistent_limit(self, limit):
+                self.kernel.set_persistent_limit(limit)
+
+            def launch(self, inputs):
+                launched.append((self.defines, inputs[-1]))
+                self.kernel.launch(inputs)
+
+        def recording(*args, **kw):
+            return Recording(args[1], real(*args, **kw))
+        with mock.patch.object(_cache, "get_kernel", side_effect=recording):
+            d = torch.zeros(384, 384)
+            dg.einsum("bmk,bnk->mn", a, b, d, c=d)
+            dg.einsum("bmk,bnk->mn", a, b, torch.empty(384, 384, dtype=BF16))
+            dg.einsum("bmk,bnk->mn", bf16_3d(8, 64, 256), bf16_3d(8, 128, 256),
+                      torch.empty(64, 128, dtype=BF16))
+        self.assertEqual(launched, [((("BLK_M", "128"), ("BLK_N", "128")), 10)] * 2 +
+                         [((("BLK_M", "64"), ("BLK_N", "128")), 1)])
+
     def test_empty_problem_launches_nothing(self):
         d = torch.empty(0, 256, dtype=BF16)
         dg.m_grouped_bf16_gemm_nt_contiguous(bf16_3d(0, 64), bf16_3d(2, 256, 64), d,
@@ -305,8 +336,31 @@ class ErrorsTest(ChecksBase):
                    r"'bhd,hdr->bhr', 'bmk,bnk->mn' \(DeepGEMM's expressions\), "
                    r"got 'bhr,hrd->bhd'", lambda: f("bhr,hrd->bhd", x, y, z))
         self.fails(r"einsum: argument 'expr' must be a str", lambda: f(3, x, y, z))
-        self.fails(r"einsum: argument 'expr' 'bmk,bnk->mn' \(a sum over the batch",
-                   lambda: f("bmk,bnk->mn", x, y, z), NotImplementedError)
+        # 'bmk,bnk->mn': a [S, M, K], b [S, N, K], d [M, N].
+        a3, b3 = bf16_3d(4, 128, 256), bf16_3d(4, 64, 256)
+        d32, d16 = torch.zeros(128, 64), torch.empty(128, 64, dtype=BF16)
+        self.fails(r"einsum: argument 'c' must be d for a float32 d \(DeepGEMM's rule: "
+                   r"'bmk,bnk->mn' into float32 accumulates, d \+= the sum\), got None",
+                   lambda: f("bmk,bnk->mn", a3, b3, d32))
+        self.fails(r"einsum: argument 'c' must be None for a torch.bfloat16 d",
+                   lambda: f("bmk,bnk->mn", a3, b3, d16, c=d16))
+        self.fails(r"einsum: argument 'use_cublaslt' must be False for 'bmk,bnk->mn'",
+                   lambda: f("bmk,bnk->mn", a3, b3, d32, c=d32, use_cublaslt=True))
+        self.fails(r"einsum: argument 'b' must have shape \[S, N, K\] with S = 4 and "
+                   r"K = 256 \(a's\) = \[4, 64, 256\], got \[3, 64, 256\]",
+                   lambda: f("bmk,bnk->mn", a3, b3[:3], d32, c=d32))
+        self.fails(r"einsum: argument 'd' must have shape \[M, N\] \(a's M, b's N\) = "
+                   r"\[128, 64\], got \[128, 32\]",
+                   lambda: f("bmk,bnk->mn", a3, b3, d16[:, :32]))
+        self.fails(r"einsum: argument 'a' must be contiguous \(DeepGEMM's rule for "
+                   r"'bmk,bnk->mn'\)", lambda: f("bmk,bnk->mn", a3.transpose(1, 2), b3, d16))
+        self.fails(r"einsum: argument 'a' must have K a multiple of 8",
+                   lambda: f("bmk,bnk->mn", bf16_3d(4, 128, 12), bf16_3d(4, 64, 12), d16))
+        self.fails(r"einsum: argument 'd' must have N a multiple of 4",
+                   lambda: f("bmk,bnk->mn", a3, bf16_3d(4, 6, 256),
+                             torch.empty(128, 6, dtype=BF16)))
+        self.fails(r"einsum: argument 'a' must be a CUDA tensor",
+                   lambda: f("bmk,bnk->mn", a3, b3, d16))
         self.fails(r"einsum: argument 'c' must be None for 'bhr,hdr->bhd'",
                    lambda: f("bhr,hdr->bhd", x, y, z, c=z))
         self.fails(r"einsum: argument 'use_cublaslt' must be a bool, got 1",

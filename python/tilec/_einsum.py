@@ -11,16 +11,22 @@ every group full (masked_m[g] = the batch rows):
   d[:, h] = a[:, h] b[h] (M = B, N = R, K = D, b MN-major: the nn family).
 a and d are read through their [H, B, .] transposes (strided views: TMA
 takes any 16-byte strides), b as it is; nothing is copied. The third,
-"bmk,bnk->mn" (a sum over the batch into one [M, N]), has no tilec kernel
-yet. use_cublaslt=True is DeepGEMM's baseline: torch.einsum, as its tests
-time it.
+"bmk,bnk->mn" (a sum over the batch into one [M, N]: a [S, M, K], b
+[S, N, K], d [M, N]), is lib/Kernels/bf16_bmk_bnk_mn.tile: the batch split
+into chunks so that the M x N tiles times the chunks fill the SMs, each
+chunk's tile added to an f32 D by a TMA reduce-add. As DeepGEMM, a float32
+d must be given as c too (d += the sum) and a bf16 d takes no c (a zeroed
+f32 workspace, cast into d). use_cublaslt=True is DeepGEMM's baseline for
+the batched forms: torch.einsum, as its tests time it (DeepGEMM rejects it
+for "bmk,bnk->mn", and so does tilec).
 """
 
 from typing import Dict, Tuple
 
 import torch
 
-from ._checks import Operand
+from . import _cache, _gemm
+from ._checks import Operand, expect_aligned, expect_same_device
 
 # expr -> (the dims of a, b and d, as DeepGEMM's shape checks name them).
 _BATCHED = {
@@ -38,12 +44,7 @@ def _expect_expr(fn: str, expr) -> str:
         raise ValueError(f"{fn}: argument 'expr' must be a str (an einsum "
                          f"expression), got {type(expr).__name__}")
     canonical = expr.replace(" ", "")
-    if canonical == _SUM_OVER_BATCH:
-        raise NotImplementedError(
-            f"{fn}: argument 'expr' {expr!r} (a sum over the batch into one "
-            f"[M, N]) has no tilec kernel yet; tilec runs "
-            f"{' and '.join(repr(e) for e in _BATCHED)}")
-    if canonical not in _BATCHED:
+    if canonical != _SUM_OVER_BATCH and canonical not in _BATCHED:
         raise ValueError(f"{fn}: argument 'expr' must be one of "
                          f"{', '.join(repr(e) for e in (*_BATCHED, _SUM_OVER_BATCH))} "
                          f"(DeepGEMM's expressions), got {expr!r}")
@@ -57,6 +58,11 @@ def check(fn: str, expr, a, b, d, c, use_cublaslt):
     if not isinstance(use_cublaslt, bool):
         raise ValueError(f"{fn}: argument 'use_cublaslt' must be a bool, got "
                          f"{use_cublaslt!r}")
+    if expr == _SUM_OVER_BATCH:
+        if use_cublaslt:
+            raise ValueError(f"{fn}: argument 'use_cublaslt' must be False for "
+                             f"{expr!r} (DeepGEMM has no cuBLASLt form of it)")
+        return (expr,) + _check_sum(fn, a, b, d, c)
     if c is not None:
         raise ValueError(f"{fn}: argument 'c' must be None for {expr!r} "
                          f"(DeepGEMM's rule: no accumulation there)")
@@ -80,6 +86,70 @@ def check(fn: str, expr, a, b, d, c, use_cublaslt):
             raise op.fail(f"must have its last dim contiguous (stride(2) == 1, "
                           f"DeepGEMM's rule), got strides {list(op.strides)}")
     return expr, A, B, D
+
+
+def _check_sum(fn: str, a, b, d, c):
+    """'bmk,bnk->mn': a [S, M, K], b [S, N, K] bf16 contiguous, d [M, N]
+    float32 with c = d, or bf16 without c (DeepGEMM's rules)."""
+    A, B, D = (Operand(fn, name, t) for name, t in (("a", a), ("b", b), ("d", d)))
+    for op, label in ((A, "[S, M, K]"), (B, "[S, N, K]")):
+        op.expect_dtype(torch.bfloat16)
+        op.expect_rank(3, label)
+        op.expect_contiguous("DeepGEMM's rule for 'bmk,bnk->mn'")
+    batch, m, k = A.shape
+    B.expect_shape((batch, B.shape[1], k), f"[S, N, K] with S = {batch} and "
+                   f"K = {k} (a's)")
+    n = B.shape[1]
+    D.expect_dtype(torch.float32, torch.bfloat16)
+    D.expect_rank(2, "[M, N]")
+    D.expect_shape((m, n), "[M, N] (a's M, b's N)")
+    D.expect_contiguous("DeepGEMM's rule for 'bmk,bnk->mn'")
+    if D.dtype == torch.float32 and c is not d:
+        raise ValueError(f"{fn}: argument 'c' must be d for a float32 d "
+                         f"(DeepGEMM's rule: 'bmk,bnk->mn' into float32 "
+                         f"accumulates, d += the sum), got "
+                         f"{'None' if c is None else 'another tensor'}")
+    if D.dtype == torch.bfloat16 and c is not None:
+        raise ValueError(f"{fn}: argument 'c' must be None for a torch.bfloat16 "
+                         f"d (DeepGEMM's rule: only a float32 d accumulates)")
+    if batch and m and n:   # TMA's rules bind the tensors that are read
+        if k % 8:
+            raise A.fail(f"must have K a multiple of 8 (its rows are read by "
+                         f"TMA: 16-byte strides), got K = {k}")
+        if n % 4:
+            raise D.fail(f"must have N a multiple of 4 (its float32 rows are "
+                         f"added to by TMA: 16-byte strides), got N = {n}")
+    return A, B, D
+
+
+# The spec's tiles: BLK_M x 128 (BLK_M 64 where M is that small).
+_SUM_BLOCK_N = 128
+
+
+def sum_over_batch(fn: str, A: Operand, B: Operand, D: Operand) -> None:
+    """'bmk,bnk->mn' on checked operands: bf16_bmk_bnk_mn with the batch
+    split into as many chunks as fill the SMs beside the M x N tiles."""
+    operands = (A, B, D)
+    device = expect_same_device(operands, allow_cpu=_gemm._runtime.dry_run())
+    batch, m, k = A.shape
+    n = B.shape[1]
+    d = D.tensor
+    if m == 0 or n == 0:
+        return
+    f32 = D.dtype == torch.float32
+    target = d if f32 else torch.zeros(m, n, dtype=torch.float32, device=d.device)
+    if batch and k:
+        expect_aligned(operands)
+        block_m = 64 if m <= 64 else 128
+        defines = (("BLK_M", str(block_m)), ("BLK_N", str(_SUM_BLOCK_N)))
+        kernel = _cache.get_kernel("bf16_bmk_bnk_mn", defines, device)
+        kernel.set_persistent_limit(_gemm._num_sms_override or 0)
+        tiles = -(-m // block_m) * -(-n // _SUM_BLOCK_N)
+        chunks = max(1, _gemm.get_num_sms(device) // tiles)
+        chunk = -(-batch // chunks)
+        kernel.launch([A.tensor, B.tensor, target, chunk])
+    if not f32:
+        d.copy_(target)
 
 
 def grouped_views(expr: str, a, b, d):

@@ -65,6 +65,9 @@ _CANDIDATES = {
                                 "m_grouped_bf16_gemm_nt")],
     "m_grouped_fp8_gemm_1d2d": [("lib/Kernels/m_grouped_fp8_gemm_1d2d.tile",
                                  "m_grouped_fp8_gemm_1d2d")],
+    # DeepGEMM's einsum 'bmk,bnk->mn': its params are the problem's
+    # (_einsum.py).
+    "bf16_bmk_bnk_mn": [("lib/Kernels/bf16_bmk_bnk_mn.tile", "bf16_bmk_bnk_mn")],
     # DeepGEMM's fp8_mqa_logits: its params are the problem's (_mqa.py).
     "mqa_logits": [("lib/Kernels/mqa_logits.tile", "mqa_logits")],
     # DeepGEMM's fp8_paged_mqa_logits (decode): the problem's params too

@@ -256,13 +256,16 @@ def m_grouped_bf16_gemm_nt_masked(a, b, d, masked_m, expected_m,
 def einsum(expr, a, b, d, c=None, use_cublaslt=False):
     """DeepGEMM's BF16 einsum: 'bhr,hdr->bhd' and 'bhd,hdr->bhr', batched
     over the head dim h on the masked M-grouped kernel (every group full,
-    strided views of a and d, nothing copied); use_cublaslt=True runs
-    torch.einsum, DeepGEMM's baseline. 'bmk,bnk->mn' raises
-    NotImplementedError (tilec._einsum)."""
+    strided views of a and d, nothing copied), and 'bmk,bnk->mn', the sum
+    over the batch (bf16_bmk_bnk_mn.tile); use_cublaslt=True runs
+    torch.einsum, DeepGEMM's baseline (tilec._einsum)."""
     fn = "einsum"
-    expr, _, _, _ = _einsum.check(fn, expr, a, b, d, c, use_cublaslt)
+    expr, A, B, D = _einsum.check(fn, expr, a, b, d, c, use_cublaslt)
     if use_cublaslt:
         d.copy_(torch.einsum(expr, a, b))
+        return
+    if expr == "bmk,bnk->mn":
+        _einsum.sum_over_batch(fn, A, B, D)
         return
     a_g, b_g, d_g, counts, rows = _einsum.grouped_views(expr, a, b, d)
     _m_grouped(_grouped_impl.Call(fn, "bf16", "masked", a_g, None, b_g, None, d_g,
