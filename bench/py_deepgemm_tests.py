@@ -4,8 +4,8 @@ test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked,
 test_k_grouped_gemm_contiguous) of tests/test_bf16.py and of
 tests/test_fp8_fp4.py (their SM90 cases), with --tests attention
 test_mqa_logits and test_paged_mqa_logits of tests/test_attention.py, and
-with --tests einsum test_bmk_bnk_mn, test_bhr_hdr_bhd and
-test_bhd_hdr_bhr of tests/test_einsum.py, with `import tilec.deep_gemm as deep_gemm` in place of
+with --tests einsum test_bmk_bnk_mn, test_bhr_hdr_bhd, test_bhd_hdr_bhr
+and test_fp8_bhr_hdr_bhd of tests/test_einsum.py, with `import tilec.deep_gemm as deep_gemm` in place of
 `import deep_gemm`.
 
 DeepGEMM's files are never copied into this repository: they are read from
@@ -199,7 +199,8 @@ def main():
                              "test_m_grouped_gemm_contiguous, test_m_grouped_gemm_masked, "
                              "test_k_grouped_gemm_contiguous; with --tests attention, "
                              "test_mqa_logits, test_paged_mqa_logits; with --tests "
-                             "einsum, test_bmk_bnk_mn, test_bhr_hdr_bhd, test_bhd_hdr_bhr")
+                             "einsum, test_bmk_bnk_mn, test_bhr_hdr_bhd, test_bhd_hdr_bhr, "
+                             "test_fp8_bhr_hdr_bhd")
     parser.add_argument("--all-cases", action="store_true",
                         help="do not skip the cases tilec cannot run")
     parser.add_argument("--log", help="also write the output here")
@@ -229,7 +230,8 @@ def main():
              # test_mqa_logits, test_paged_mqa_logits (DG_MQA_NUM_CASES=n
              # samples n of their cases)
              "attention": ("test_attention", None),
-             # test_bmk_bnk_mn, test_bhr_hdr_bhd, test_bhd_hdr_bhr (BF16 einsum)
+             # test_bmk_bnk_mn, test_bhr_hdr_bhd, test_bhd_hdr_bhr,
+             # test_fp8_bhr_hdr_bhd (einsum, fp8_einsum)
              "einsum": ("test_einsum", None)}
     results = [run_test(folder, *tests[name], args.all_cases, function)
                for name in args.tests.split(",")

@@ -164,6 +164,23 @@ class DryRunTest(Base):
         self.assertEqual(launched, [((("BLK_M", "128"), ("BLK_N", "128")), 10)] * 2 +
                          [((("BLK_M", "64"), ("BLK_N", "128")), 1)])
 
+    def test_fp8_einsum_runs_the_masked_fp8_kernel(self):
+        # DeepGEMM's test_fp8_bhr_hdr_bhd, smaller: x per token, y per block.
+        b, h, r, dd = 32, 4, 512, 256
+        x = (torch.randn(b, h, r).to(FP8), torch.rand(b, h, r // 128) + 0.5)
+        y = (torch.randn(h, dd, r).to(FP8), torch.rand(h, dd // 128, r // 128) + 0.5)
+        z = torch.empty(b, h, dd, dtype=BF16)
+        loaded = []
+        real = _cache.get_kernel
+        with mock.patch.object(_cache, "get_kernel", side_effect=lambda *args, **kw:
+                               loaded.append(args[0]) or real(*args, **kw)):
+            dg.fp8_einsum("bhr,hdr->bhd", x, y, z)
+        self.assertEqual(loaded, ["m_grouped_fp8_gemm_1d2d"])
+        # sfx's [H, B, .] view is not the MN-major layout the kernel reads:
+        # each call copies it (as DeepGEMM transforms its scales), so each
+        # call takes the checked path, and gives the same kernel.
+        dg.fp8_einsum("bhr,hdr->bhd", x, y, z)
+
     def test_empty_problem_launches_nothing(self):
         d = torch.empty(0, 256, dtype=BF16)
         dg.m_grouped_bf16_gemm_nt_contiguous(bf16_3d(0, 64), bf16_3d(2, 256, 64), d,
@@ -381,6 +398,34 @@ class ErrorsTest(ChecksBase):
         self.fails(r"einsum: argument 'a' must have its last dim contiguous",
                    lambda: f("bhr,hdr->bhd", x.transpose(1, 2).contiguous().transpose(1, 2),
                              y, z))
+
+    def test_fp8_einsum(self):
+        b, h, r, dd = 32, 4, 512, 256
+        x = (torch.randn(b, h, r).to(FP8), torch.rand(b, h, r // 128))
+        y = (torch.randn(h, dd, r).to(FP8), torch.rand(h, dd // 128, r // 128))
+        z = torch.empty(b, h, dd, dtype=BF16)
+        f = dg.fp8_einsum
+        self.fails(r"fp8_einsum: argument 'a' must be a CUDA tensor",
+                   lambda: f("bhr,hdr->bhd", x, y, z))
+        self.fails(r"fp8_einsum: argument 'expr' 'bhd,hdr->bhr': DeepGEMM runs it on "
+                   r"SM100 only", lambda: f("bhd,hdr->bhr", x, y, z), NotImplementedError)
+        self.fails(r"fp8_einsum: argument 'expr' must be one of 'bhr,hdr->bhd', "
+                   r"'bhd,hdr->bhr', 'bhd,bhr->hdr'", lambda: f("bhr,hrd->bhd", x, y, z))
+        self.fails(r"fp8_einsum: argument 'recipe' must be \(1, 128, 128\)",
+                   lambda: f("bhr,hdr->bhd", x, y, z, recipe=(1, 1, 128)))
+        self.fails(r"fp8_einsum: argument 'c' \(accumulation\)",
+                   lambda: f("bhr,hdr->bhd", x, y, z, c=z), NotImplementedError)
+        self.fails(r"fp8_einsum: argument 'a' must be a pair",
+                   lambda: f("bhr,hdr->bhd", x[0], y, z), TypeError)
+        self.fails(r"fp8_einsum: argument 'a' must have dtype torch.float8_e4m3fn",
+                   lambda: f("bhr,hdr->bhd", (x[0].to(BF16), x[1]), y, z))
+        self.fails(r"fp8_einsum: argument 'sfa' must have shape \[B, H, ceil\(R / 128\)\] "
+                   r"= \[32, 4, 4\], got \[32, 4, 2\]",
+                   lambda: f("bhr,hdr->bhd", (x[0], x[1][:, :, :2]), y, z))
+        self.fails(r"fp8_einsum: argument 'sfb' must have dtype torch.float32",
+                   lambda: f("bhr,hdr->bhd", x, (y[0], y[1].double()), z))
+        self.fails(r"fp8_einsum: argument 'd' must have shape \[B, H, D\]",
+                   lambda: f("bhr,hdr->bhd", x, y, z[:, :, :128]))
 
     def test_fp8(self):
         a, b, d, layout = contiguous_inputs([100, 200], 256, 384, FP8)

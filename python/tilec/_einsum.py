@@ -66,10 +66,16 @@ def check(fn: str, expr, a, b, d, c, use_cublaslt):
     if c is not None:
         raise ValueError(f"{fn}: argument 'c' must be None for {expr!r} "
                          f"(DeepGEMM's rule: no accumulation there)")
+    return (expr,) + _check_batched(fn, expr, a, b, d, torch.bfloat16)
+
+
+def _check_batched(fn: str, expr: str, a, b, d, dtype):
+    """A [B, H, .], B [H, D, R] of `dtype` and D [B, H, .] bf16 of a batched
+    expression, consistent, last dims contiguous: (A, B, D)."""
     labels = _BATCHED[expr]
     ops = [Operand(fn, name, t) for name, t in (("a", a), ("b", b), ("d", d))]
     for op, label in zip(ops, labels):
-        op.expect_dtype(torch.bfloat16)
+        op.expect_dtype(dtype if op.name != "d" else torch.bfloat16)
         op.expect_rank(3, label)
     A, B, D = ops
     batch, heads, k = A.shape
@@ -85,7 +91,52 @@ def check(fn: str, expr, a, b, d, c, use_cublaslt):
         if op.shape[2] > 1 and op.strides[2] != 1:
             raise op.fail(f"must have its last dim contiguous (stride(2) == 1, "
                           f"DeepGEMM's rule), got strides {list(op.strides)}")
-    return expr, A, B, D
+    return A, B, D
+
+
+# fp8_einsum's expressions: DeepGEMM runs the last two on SM100 only.
+_FP8_SM90 = "bhr,hdr->bhd"
+_FP8_SM100 = ("bhd,hdr->bhr", "bhd,bhr->hdr")
+_FP8_RECIPE = (1, 128, 128)
+
+
+def check_fp8(fn: str, expr, a_pair, b_pair, d, c, recipe):
+    """The checks of fp8_einsum (no CUDA call): 'bhr,hdr->bhd' with a = (e4m3
+    [B, H, R], f32 [B, H, ceil(R / 128)]) and b = (e4m3 [H, D, R], f32
+    [H, ceil(D / 128), ceil(R / 128)]), d bf16 [B, H, D]: (x, sfx, y, sfy)."""
+    if not isinstance(expr, str):
+        raise ValueError(f"{fn}: argument 'expr' must be a str (an einsum "
+                         f"expression), got {type(expr).__name__}")
+    canonical = expr.replace(" ", "")
+    if canonical in _FP8_SM100:
+        raise NotImplementedError(
+            f"{fn}: argument 'expr' {expr!r}: DeepGEMM runs it on SM100 only; "
+            f"on sm_90a it and tilec take {_FP8_SM90!r}")
+    if canonical != _FP8_SM90:
+        raise ValueError(f"{fn}: argument 'expr' must be one of "
+                         f"{', '.join(repr(e) for e in (_FP8_SM90, *_FP8_SM100))} "
+                         f"(DeepGEMM's expressions), got {expr!r}")
+    if not isinstance(recipe, (tuple, list)) or tuple(recipe) != _FP8_RECIPE:
+        raise ValueError(f"{fn}: argument 'recipe' must be (1, 128, 128) for "
+                         f"{_FP8_SM90!r} on sm_90a (1D2D: a per token and 128 "
+                         f"K, b per 128 x 128 block), got {recipe!r}")
+    if c is not None:
+        raise NotImplementedError(
+            f"{fn}: argument 'c' (accumulation): tilec's grouped FP8 kernel "
+            f"writes bf16 without accumulation")
+    x, sfx = _gemm._pair(fn, "a", a_pair)
+    y, sfy = _gemm._pair(fn, "b", b_pair)
+    X, Y, _ = _check_batched(fn, _FP8_SM90, x, y, d, torch.float8_e4m3fn)
+    batch, heads, r = X.shape
+    kb = -(-r // 128)
+    for sf, name, shape, label in (
+            (sfx, "sfa", (batch, heads, kb), "[B, H, ceil(R / 128)]"),
+            (sfy, "sfb", (heads, -(-Y.shape[1] // 128), kb),
+             "[H, ceil(D / 128), ceil(R / 128)]")):
+        op = Operand(fn, name, sf)
+        op.expect_dtype(torch.float32)
+        op.expect_shape(shape, label)
+    return x, sfx, y, sfy
 
 
 def _check_sum(fn: str, a, b, d, c):

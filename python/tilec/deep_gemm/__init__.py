@@ -272,6 +272,18 @@ def einsum(expr, a, b, d, c=None, use_cublaslt=False):
                                   counts, expected_m=rows))
 
 
+def fp8_einsum(expr, a, b, d, c=None, recipe=(1, 128, 128)):
+    """DeepGEMM's FP8 einsum on sm_90a: 'bhr,hdr->bhd' with a = (x, sfx)
+    scaled per token and 128 R, b = (y, sfy) per 128 x 128 block, batched
+    over h on the masked M-grouped FP8 kernel (full groups, transposed
+    views of x, sfx and d). Its SM100 expressions raise NotImplementedError."""
+    fn = "fp8_einsum"
+    x, sfx, y, sfy = _einsum.check_fp8(fn, expr, a, b, d, c, recipe)
+    x_g, _, d_g, counts, rows = _einsum.grouped_views(_einsum._FP8_SM90, x, y, d)
+    _m_grouped(_grouped_impl.Call(fn, "fp8", "masked", x_g, sfx.transpose(0, 1),
+                                  y, sfy, d_g, counts, expected_m=rows))
+
+
 #===------------------------------------------------------------------------===#
 # K-grouped GEMMs (mixture-of-experts weight gradients): one dense launch per
 # non-empty group on views of its operands; tilec._kgrouped has the checks.
@@ -445,7 +457,6 @@ def fp8_paged_mqa_logits(q, kv_cache, weights, context_lens, block_table,
 #===------------------------------------------------------------------------===#
 
 _NOT_IMPLEMENTED = (
-    "fp8_einsum",
     "tf32_hc_prenorm_gemm", "SymmBuffer", "get_symm_buffer_for_mega_moe",
     "transform_weights_for_mega_moe", "fp8_fp4_mega_moe", "bf16_mega_moe",
 )
