@@ -5,8 +5,8 @@ test_k_grouped_gemm_contiguous) of tests/test_bf16.py and of
 tests/test_fp8_fp4.py (their SM90 cases), with --tests attention
 test_mqa_logits and test_paged_mqa_logits of tests/test_attention.py, and
 with --tests einsum test_bmk_bnk_mn, test_bhr_hdr_bhd, test_bhd_hdr_bhr
-and test_fp8_bhr_hdr_bhd of tests/test_einsum.py, with `import tilec.deep_gemm as deep_gemm` in place of
-`import deep_gemm`.
+and test_fp8_bhr_hdr_bhd of tests/test_einsum.py, with
+`import tilec.deep_gemm as deep_gemm` in place of `import deep_gemm`.
 
 DeepGEMM's files are never copied into this repository: they are read from
 an untarred copy of ../shared/anchors/deepgemm-src.tgz (or the tarball
