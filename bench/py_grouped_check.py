@@ -356,11 +356,9 @@ def main():
         defines = dict(_configs.choose(family, plan_rows, n, k, num_groups=groups,
                                        group_layout=layout,
                                        mk_alignment=_grouped.mk_alignment())[0])
-        if kind == args.define_kind:
-            defines.update(item.split("=", 1) for item in args.define)
-        config = f"{defines['BLK_M']}x{defines['BLK_N']}"
-        if args.define and kind == args.define_kind:
-            config += " " + " ".join(args.define)
+        variant = args.define if kind == args.define_kind else []
+        defines.update(item.split("=", 1) for item in variant)
+        config = " ".join([f"{defines['BLK_M']}x{defines['BLK_N']}", *variant])
         d = op.output()
         call(tdg, op, d)
         torch.cuda.synchronize()

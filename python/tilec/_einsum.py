@@ -26,6 +26,7 @@ from typing import Dict, Tuple
 import torch
 
 from . import _cache, _gemm
+from .quant import ceil_div
 from ._checks import Operand, expect_aligned, expect_same_device
 
 # expr -> (the dims of a, b and d, as DeepGEMM's shape checks name them).
@@ -39,14 +40,15 @@ _SUM_OVER_BATCH = "bmk,bnk->mn"
 _full_counts: Dict[Tuple[int, int, torch.device], torch.Tensor] = {}
 
 
-def _expect_expr(fn: str, expr) -> str:
+def _expect_expr(fn: str, expr, known: Tuple[str, ...]) -> str:
+    """`expr` without spaces, one of `known` (DeepGEMM's expressions)."""
     if not isinstance(expr, str):
         raise ValueError(f"{fn}: argument 'expr' must be a str (an einsum "
                          f"expression), got {type(expr).__name__}")
     canonical = expr.replace(" ", "")
-    if canonical != _SUM_OVER_BATCH and canonical not in _BATCHED:
+    if canonical not in known:
         raise ValueError(f"{fn}: argument 'expr' must be one of "
-                         f"{', '.join(repr(e) for e in (*_BATCHED, _SUM_OVER_BATCH))} "
+                         f"{', '.join(repr(e) for e in known)} "
                          f"(DeepGEMM's expressions), got {expr!r}")
     return canonical
 
@@ -54,7 +56,7 @@ def _expect_expr(fn: str, expr) -> str:
 def check(fn: str, expr, a, b, d, c, use_cublaslt):
     """The checks of einsum (no CUDA call): (expr, A, B, D) with the shapes
     consistent and the last dims contiguous (DeepGEMM's rules)."""
-    expr = _expect_expr(fn, expr)
+    expr = _expect_expr(fn, expr, (*_BATCHED, _SUM_OVER_BATCH))
     if not isinstance(use_cublaslt, bool):
         raise ValueError(f"{fn}: argument 'use_cublaslt' must be a bool, got "
                          f"{use_cublaslt!r}")
@@ -104,18 +106,10 @@ def check_fp8(fn: str, expr, a_pair, b_pair, d, c, recipe):
     """The checks of fp8_einsum (no CUDA call): 'bhr,hdr->bhd' with a = (e4m3
     [B, H, R], f32 [B, H, ceil(R / 128)]) and b = (e4m3 [H, D, R], f32
     [H, ceil(D / 128), ceil(R / 128)]), d bf16 [B, H, D]: (x, sfx, y, sfy)."""
-    if not isinstance(expr, str):
-        raise ValueError(f"{fn}: argument 'expr' must be a str (an einsum "
-                         f"expression), got {type(expr).__name__}")
-    canonical = expr.replace(" ", "")
-    if canonical in _FP8_SM100:
+    if _expect_expr(fn, expr, (_FP8_SM90, *_FP8_SM100)) in _FP8_SM100:
         raise NotImplementedError(
             f"{fn}: argument 'expr' {expr!r}: DeepGEMM runs it on SM100 only; "
             f"on sm_90a it and tilec take {_FP8_SM90!r}")
-    if canonical != _FP8_SM90:
-        raise ValueError(f"{fn}: argument 'expr' must be one of "
-                         f"{', '.join(repr(e) for e in (_FP8_SM90, *_FP8_SM100))} "
-                         f"(DeepGEMM's expressions), got {expr!r}")
     if not isinstance(recipe, (tuple, list)) or tuple(recipe) != _FP8_RECIPE:
         raise ValueError(f"{fn}: argument 'recipe' must be (1, 128, 128) for "
                          f"{_FP8_SM90!r} on sm_90a (1D2D: a per token and 128 "
@@ -128,10 +122,10 @@ def check_fp8(fn: str, expr, a_pair, b_pair, d, c, recipe):
     y, sfy = _gemm._pair(fn, "b", b_pair)
     X, Y, _ = _check_batched(fn, _FP8_SM90, x, y, d, torch.float8_e4m3fn)
     batch, heads, r = X.shape
-    kb = -(-r // 128)
+    kb = ceil_div(r, 128)
     for sf, name, shape, label in (
             (sfx, "sfa", (batch, heads, kb), "[B, H, ceil(R / 128)]"),
-            (sfy, "sfb", (heads, -(-Y.shape[1] // 128), kb),
+            (sfy, "sfb", (heads, ceil_div(Y.shape[1], 128), kb),
              "[H, ceil(D / 128), ceil(R / 128)]")):
         op = Operand(fn, name, sf)
         op.expect_dtype(torch.float32)
@@ -195,9 +189,9 @@ def sum_over_batch(fn: str, A: Operand, B: Operand, D: Operand) -> None:
         defines = (("BLK_M", str(block_m)), ("BLK_N", str(_SUM_BLOCK_N)))
         kernel = _cache.get_kernel("bf16_bmk_bnk_mn", defines, device)
         kernel.set_persistent_limit(_gemm._num_sms_override or 0)
-        tiles = -(-m // block_m) * -(-n // _SUM_BLOCK_N)
+        tiles = ceil_div(m, block_m) * ceil_div(n, _SUM_BLOCK_N)
         chunks = max(1, _gemm.get_num_sms(device) // tiles)
-        chunk = -(-batch // chunks)
+        chunk = ceil_div(batch, chunks)
         kernel.launch([A.tensor, B.tensor, target, chunk])
     if not f32:
         d.copy_(target)

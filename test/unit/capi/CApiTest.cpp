@@ -490,6 +490,18 @@ void expectBf16PicksNearFastest(const std::vector<TimedTile> &tiles,
     EXPECT_EQ(info.threads, (std::max(info.block_m / 64, 1) + 1) * 128u);
 }
 
+/// `tiles` without one K block's wgmmas in flight, then the same with it
+/// (runs 49 and 51 timed both forms of each tile, in that order).
+std::vector<TimedTile> withAndWithoutInflight(std::vector<TimedTile> tiles) {
+  size_t count = tiles.size();
+  for (size_t i = 0; i < count; ++i) {
+    TimedTile tile = tiles[i];
+    tile.inflight = true;
+    tiles.push_back(tile);
+  }
+  return tiles;
+}
+
 // The BF16 rows against the times they were chosen from: run 26 of
 // bench/results/2026-12-02-bf16-tiles.md timed eight tiles (as many stages
 // as fit) on 13 shapes; the table's pick must be measured within 3% of the
@@ -588,26 +600,20 @@ TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfRun44) {
 // K block's wgmmas in flight (MMA_INFLIGHT), timed with CUDA graphs at
 // M = 128 and four large shapes.
 TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfRun49) {
-  std::vector<TimedTile> tiles;
-  for (bool inflight : {false, true})
-    for (TimedTile tile : std::vector<TimedTile>{{64, 32},
-                                                 {64, 32, 1, 192},
-                                                 {64, 64, 1, 128},
-                                                 {64, 112, 1, 128},
-                                                 {128, 64},
-                                                 {128, 144},
-                                                 {128, 256},
-                                                 {64, 32, 2, 192},
-                                                 {64, 32, 4, 192},
-                                                 {64, 64, 2, 128},
-                                                 {64, 64, 4, 128},
-                                                 {64, 64, 2},
-                                                 {64, 64, 4}}) {
-      tile.inflight = inflight;
-      tiles.push_back(tile);
-    }
   expectBf16PicksNearFastest(
-      tiles,
+      withAndWithoutInflight({{64, 32},
+                              {64, 32, 1, 192},
+                              {64, 64, 1, 128},
+                              {64, 112, 1, 128},
+                              {128, 64},
+                              {128, 144},
+                              {128, 256},
+                              {64, 32, 2, 192},
+                              {64, 32, 4, 192},
+                              {64, 64, 2, 128},
+                              {64, 64, 4, 128},
+                              {64, 64, 2},
+                              {64, 64, 4}}),
       {
           {128, 2112, 7168, {19.3, 13.7, 16.9, 23.0, 22.9, 40.2, 68.5,
                              16.8, 18.7, 13.0, 14.5, 15.6, 17.2, 16.9,
@@ -660,18 +666,12 @@ TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfRun49) {
 // with BLK_K 64 and 128, unsplit and split, each without and with one K
 // block's wgmmas in flight, timed with CUDA graphs.
 TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfRun51) {
-  std::vector<TimedTile> tiles;
-  for (bool inflight : {false, true})
-    for (TimedTile tile : std::vector<TimedTile>{{16, 64},
-                                                 {16, 64, 1, 128},
-                                                 {16, 64, 2},
-                                                 {16, 64, 2, 128},
-                                                 {16, 64, 4, 128},
-                                                 {16, 32, 2, 128}}) {
-      tile.inflight = inflight;
-      tiles.push_back(tile);
-    }
-  expectBf16PicksNearFastest(tiles,
+  expectBf16PicksNearFastest(withAndWithoutInflight({{16, 64},
+                                                     {16, 64, 1, 128},
+                                                     {16, 64, 2},
+                                                     {16, 64, 2, 128},
+                                                     {16, 64, 4, 128},
+                                                     {16, 32, 2, 128}}),
                              {
                                  {1,
                                   4096,
