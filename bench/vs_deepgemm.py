@@ -12,7 +12,12 @@ the same inputs. Shapes: 4096^3, 8192^3, M in {1, 128, 4096} by DeepGEMM's
 
 Each shape is checked first (outputs poisoned with NaN, calc_diff against
 an f32 reference below 1e-3 for tilec and DeepGEMM), then timed by
-interleaved CUDA-graph rounds (bench/gemm_bench.py time_interleaved).
+interleaved CUDA-graph rounds (bench/gemm_bench.py time_interleaved). Where
+one problem's inputs and output fit in twice the L2 cache, the graphs
+rotate among several input sets of the same shape (every kernel over the
+same sets), so that a small problem is timed from memory as a model's
+weights are, not from the L2 where the previous call left it; `--hot`
+times one set, as runs before 52 did.
 Writes a Markdown report (date, GPU, commit, the command, a table per
 dtype with every time and the ratios, the geometric means) and a PNG of
 the ratios to DeepGEMM beside it.
@@ -101,32 +106,67 @@ def config_of(dtype, m, n, k):
     return " ".join(f"{name}={value}" for name, value in defines)
 
 
-def run_dtype(dtype, shapes, tdg, dg, gen):
-    """[(m, n, k, config, {name: ms}, {name: diff})] for one dtype."""
+MAX_INPUT_SETS = 16
+CALLS_PER_GRAPH = 20
+
+
+def input_sets_for(dtype, m, n, k, hot):
+    """How many input sets a shape's timing rotates among: enough that
+    they hold twice the L2 cache (at most MAX_INPUT_SETS), one if `hot`."""
+    if hot:
+        return 1
+    element = 2 if dtype == "bf16" else 1
+    one_set = (m + n) * k * element + m * n * 2
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    return max(1, min(MAX_INPUT_SETS, math.ceil(2 * l2 / one_set)))
+
+
+def rotating(calls):
+    """One callable that runs `calls` in turn, one per call: captured
+    CALLS_PER_GRAPH times in a graph, it cycles through the input sets."""
+    if len(calls) == 1:
+        return calls[0]
+    turn = [0]
+
+    def call():
+        calls[turn[0] % len(calls)]()
+        turn[0] += 1
+    return call
+
+
+def run_dtype(dtype, shapes, tdg, dg, gen, hot=False):
+    """[(m, n, k, config, sets, {name: ms}, {name: diff})] for one dtype."""
     rows = []
     for m, n, k in shapes:
-        inp = (Bf16Inputs if dtype == "bf16" else Fp8Inputs)(m, n, k, gen)
-        d = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-        fns = inp.calls(tdg, dg, d)
-        diffs = {name: check(fn, d, inp.product) for name, fn in fns.items()}
+        sets = input_sets_for(dtype, m, n, k, hot)
+        inputs = [(Bf16Inputs if dtype == "bf16" else Fp8Inputs)(m, n, k, gen)
+                  for _ in range(sets)]
+        outs = [torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+                for _ in range(sets)]
+        per_set = [inp.calls(tdg, dg, d) for inp, d in zip(inputs, outs)]
+        fns = per_set[0]
+        diffs = {name: check(fn, outs[0], inputs[0].product) for name, fn in fns.items()}
         # The first call may run the quick build while the tuned kernel
         # compiles (docs/python.md, the tiered JIT): time the tuned one.
         tilec.wait_for_compiles()
         fns[TILEC]()
-        good = {name: fn for name, fn in fns.items()
+        good = {name: rotating([calls[name] for calls in per_set])
+                for name in fns
                 if isinstance(diffs[name], float) and diffs[name] < 1e-3}
         try:
-            base = inp.baseline(torch.empty_like(d))
-            base()
-            good[BASELINE[dtype]] = base
+            bases = [inp.baseline(torch.empty_like(d)) for inp, d in zip(inputs, outs)]
+            bases[0]()
+            good[BASELINE[dtype]] = rotating(bases)
         except Exception as e:  # noqa: BLE001 (M = 1 and odd shapes)
             print(f"{BASELINE[dtype]} {m}x{n}x{k}: {e}", flush=True)
-        times = gb.time_interleaved(good) if good else {}
-        rows.append((m, n, k, config_of(dtype, m, n, k), times, diffs))
-        print(dtype, m, n, k, {k_: f"{v * 1e3:.1f} us" for k_, v in times.items()},
+        calls = sets * math.ceil(CALLS_PER_GRAPH / sets)
+        times = gb.time_interleaved(good, calls=calls) if good else {}
+        rows.append((m, n, k, config_of(dtype, m, n, k), sets, times, diffs))
+        print(dtype, m, n, k, f"{sets} input sets",
+              {k_: f"{v * 1e3:.1f} us" for k_, v in times.items()},
               {k_: (f"{v:.1e}" if isinstance(v, float) else v) for k_, v in diffs.items()},
               flush=True)
-        del inp, d
+        del inputs, outs, per_set, fns, good
         torch.cuda.empty_cache()
     return rows
 
@@ -138,11 +178,11 @@ def geomean(values):
 def table(dtype, rows):
     base = BASELINE[dtype]
     lines = [f"### {dtype.upper()}", "",
-             f"| M | N | K | tilec config | diff tilec / DeepGEMM | tilec us | DeepGEMM us "
+             f"| M | N | K | tilec config | input sets | diff tilec / DeepGEMM | tilec us | DeepGEMM us "
              f"| {base} us | tilec TFLOP/s | tilec / DeepGEMM | tilec / {base.split()[0]} |",
-             "|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|"]
+             "|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|"]
     ratios = []
-    for m, n, k, config, times, diffs in rows:
+    for m, n, k, config, sets, times, diffs in rows:
         fmt = lambda name: f"{times[name] * 1e3:.1f}" if name in times else "-"  # noqa: E731
         diff = " / ".join(f"{diffs[x]:.1e}" if isinstance(diffs.get(x), float)
                           else str(diffs.get(x, "-")) for x in (TILEC, DEEPGEMM))
@@ -151,7 +191,7 @@ def table(dtype, rows):
         tflops = f"{2.0 * m * n * k / times[TILEC] / 1e9:.0f}" if TILEC in times else "-"
         if r_dg:
             ratios.append((f"{m}x{n}x{k}", r_dg, r_base))
-        lines.append(f"| {m} | {n} | {k} | {config} | {diff} | {fmt(TILEC)} | {fmt(DEEPGEMM)} "
+        lines.append(f"| {m} | {n} | {k} | {config} | {sets} | {diff} | {fmt(TILEC)} | {fmt(DEEPGEMM)} "
                      f"| {fmt(base)} | {tflops} | {f'{r_dg:.2f}' if r_dg else '-'} "
                      f"| {f'{r_base:.2f}' if r_base else '-'} |")
     values = [r for _, r, _ in ratios]
@@ -192,6 +232,9 @@ def main():
                    help="compass (default), quick, or MxNxK,MxNxK,...")
     p.add_argument("--dtypes", default="bf16,fp8", help="bf16, fp8 or both")
     p.add_argument("--commit", default="unknown", help="the commit measured")
+    p.add_argument("--hot", action="store_true",
+                   help="time every shape on one input set (the L2 may hold it "
+                   "between calls); by default small shapes rotate among sets")
     p.add_argument("--markdown", required=True,
                    help="the report to write; the plot goes beside it (.png)")
     args = p.parse_args()
@@ -214,13 +257,16 @@ def main():
             f"- Commit: {args.commit}",
             f"- Command: `python3 bench/vs_deepgemm.py {' '.join(sys.argv[1:])}`",
             "- tilec through its package as a user calls it (the heuristic's pick, "
-            "shown as its -D parameters); interleaved CUDA-graph rounds; ratios are "
+            "shown as its -D parameters); interleaved CUDA-graph rounds, "
+            + ("one input set per shape" if args.hot else
+               "rotating among as many input sets as fill twice the L2 (column 'input sets')")
+            + "; ratios are "
             "times (above 1: tilec faster); diff = calc_diff against an f32 reference.",
             "", f"![ratios to DeepGEMM]({os.path.basename(png)})", ""]
     # The report is rewritten after each dtype, so that a run cut short
     # keeps what it measured.
     for dtype in dtypes:
-        rows = run_dtype(dtype, shapes, tdg, dg, gen)
+        rows = run_dtype(dtype, shapes, tdg, dg, gen, args.hot)
         body, ratios = table(dtype, rows)
         lines += body
         per_dtype[dtype] = ratios
