@@ -235,6 +235,10 @@ def main():
     p.add_argument("--hot", action="store_true",
                    help="time every shape on one input set (the L2 may hold it "
                    "between calls); by default small shapes rotate among sets")
+    p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
+                   help="a spec param over the heuristic's pick for every shape "
+                   "of --dtypes' first dtype (a variant, marked in the config "
+                   "column); repeatable")
     p.add_argument("--markdown", required=True,
                    help="the report to write; the plot goes beside it (.png)")
     args = p.parse_args()
@@ -246,6 +250,9 @@ def main():
     if shapes is None:
         shapes = fg.shape_list(args.shapes)
     import tilec.deep_gemm as tdg
+    from py_mqa_bench import spec_variant
+    spec_variant(args.define, FAMILY[dtypes[0]])
+    variant = " + " + " ".join(args.define) if args.define else ""
     dg = fg.deep_gemm_module()
     gen = torch.Generator(device="cuda")
     gen.manual_seed(0)
@@ -267,6 +274,8 @@ def main():
     # keeps what it measured.
     for dtype in dtypes:
         rows = run_dtype(dtype, shapes, tdg, dg, gen, args.hot)
+        if variant and dtype == dtypes[0]:
+            rows = [row[:3] + (row[3] + variant,) + row[4:] for row in rows]
         body, ratios = table(dtype, rows)
         lines += body
         per_dtype[dtype] = ratios
