@@ -276,50 +276,64 @@ FailureOr<MmaTiles> getMmaTiles(GemmAsyncOp op, SmemDescEncoder encode,
   return t;
 }
 
-Value mmaOperandAddress(OpBuilder &b, Location loc, SmemType type, Value base,
-                        ValueRange indices, const tilec::SmemTileLayout &layout,
-                        tilec::MmaMajor major) {
-  Value addr = sharedAddress(b, loc, base);
-  Value off = tileOffset(b, loc, type, indices.drop_back());
+MmaOperandRef mmaOperandRef(OpBuilder &b, Location loc, SmemType type,
+                            Value base, ValueRange indices,
+                            const tilec::SmemTileLayout &layout,
+                            tilec::MmaMajor major) {
+  // The terms of the operand's offset: (index, bytes per index step).
+  SmallVector<std::pair<Value, int64_t>> terms;
+  for (auto [i, index] : llvm::enumerate(indices.drop_back()))
+    terms.push_back({index, getTileStride(type, i)});
   if (major == tilec::MmaMajor::K) {
     // Rows are BlockBytes apart inside each column block.
-    off = addValues(b, loc, off,
-                    mulConst(b, loc, indices.back(), layout.BlockBytes));
+    terms.push_back({indices.back(), layout.BlockBytes});
   } else {
     // The first column starts a column block (the verifier checks constant
     // columns); blocks follow each other.
     Value block = arith::DivUIOp::create(
         b, loc, indices.back(),
         i32Const(b, loc, layout.BlockBytes / layout.ElemBytes));
-    off = addValues(b, loc, off,
-                    mulConst(b, loc, block, layout.blockSizeBytes()));
+    terms.push_back({block, layout.blockSizeBytes()});
   }
-  return addValues(b, loc, addr, off);
+  MmaOperandRef ref;
+  ref.buffer = sharedAddress(b, loc, base);
+  ref.inUnits = llvm::all_of(terms, [](auto &t) { return t.second % 16 == 0; });
+  for (auto [index, bytes] : terms)
+    ref.offset =
+        addValues(b, loc, ref.offset,
+                  mulConst(b, loc, index, ref.inUnits ? bytes / 16 : bytes));
+  return ref;
 }
 
-Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant, Value base,
-                    int64_t offset) {
-  // The address field, ((base + offset) & 0x3FFFF) >> 4 in bits 0-13, is
-  // computed as the base's field or'ed with the constant's low word (the
-  // same ops for every K step of one MMA, so CSE keeps one) plus the
-  // offset's 16-byte units: equal for every address inside the shared window
-  // (the masked address plus the offset stays below 2^18, so the sum never
-  // carries out of bits 0-13, and tiles are 16-byte aligned). A K step then
-  // spends one add per descriptor where it spent an add, a shift, a mask and
-  // an or (ptxas keeps them all). An offset in other units (the lowerings
-  // make none) takes the long way.
-  bool inUnits = offset >= 0 && offset % 16 == 0;
-  Value addr =
-      inUnits ? base
-              : arith::AddIOp::create(b, loc, base, i32Const(b, loc, offset));
+Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant,
+                    const MmaOperandRef &ref, int64_t offset) {
+  // The address field, ((address + offset) & 0x3FFFF) >> 4 in bits 0-13, is
+  // computed as the buffer's field (one per buffer: loop-invariant) or'ed
+  // with the constant's low word, plus the operand's run-time offset and
+  // the constant offset in 16-byte units: equal for every address inside
+  // the shared window (the masked address plus the offsets stays below
+  // 2^18, so the sum never carries out of bits 0-13, and buffers are
+  // 16-byte aligned). A stage or K step then spends an add (and the stage's
+  // multiply) per descriptor where it spent an add, a shift, a mask and an
+  // or: DeepGEMM's base descriptor plus a stage stride. Offsets in other
+  // units (the lowerings make none) take the long way.
+  bool inUnits = ref.inUnits && offset >= 0 && offset % 16 == 0;
+  Value addr = ref.buffer;
+  if (!inUnits) {
+    addr = addValues(b, loc, addr, ref.offset);
+    addr = arith::AddIOp::create(b, loc, addr, i32Const(b, loc, offset));
+  }
   Value field = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, addr, i32Const(b, loc, 0x3FFFF)),
       i32Const(b, loc, 4));
   Value low = arith::OrIOp::create(
       b, loc, field,
       i32Const(b, loc, static_cast<int32_t>(constant & 0xFFFFFFFFu)));
-  if (inUnits && offset != 0)
-    low = arith::AddIOp::create(b, loc, low, i32Const(b, loc, offset / 16));
+  if (inUnits) {
+    low = addValues(b, loc, low, ref.offset);
+    if (offset != 0)
+      low = arith::AddIOp::create(b, loc, low, i32Const(b, loc, offset / 16));
+  }
   Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), low);
   return arith::OrIOp::create(
       b, loc, wide,

@@ -267,18 +267,26 @@ using SmemDescEncoder = llvm::Expected<uint64_t> (*)(
 FailureOr<MmaTiles> getMmaTiles(GemmAsyncOp op, SmemDescEncoder encode,
                                 StringRef unit);
 
-/// The shared address of the tile named by `indices` (leading tile indices,
-/// then the first row, or for an MN-major operand the first column) of an
-/// MMA operand.
-Value mmaOperandAddress(OpBuilder &b, Location loc, SmemType type, Value base,
-                        ValueRange indices, const tilec::SmemTileLayout &layout,
-                        tilec::MmaMajor major = tilec::MmaMajor::K);
+/// An MMA operand in shared memory: its buffer's shared address (i32) and
+/// the run-time offset of the operand's tile (its leading indices, then
+/// the first row, or for an MN-major operand the first column), in 16-byte
+/// units where every term of it is a multiple of 16 bytes (`inUnits`), else
+/// in bytes; null when there is none.
+struct MmaOperandRef {
+  Value buffer;
+  Value offset;
+  bool inUnits = true;
+};
+MmaOperandRef mmaOperandRef(OpBuilder &b, Location loc, SmemType type,
+                            Value base, ValueRange indices,
+                            const tilec::SmemTileLayout &layout,
+                            tilec::MmaMajor major = tilec::MmaMajor::K);
 
-/// A shared-memory matrix descriptor for the operand starting at shared
-/// address `base` + `offset` (base: i32): the constant fields from
-/// TileSupport, the address field computed at run time.
-Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant, Value base,
-                    int64_t offset);
+/// A shared-memory matrix descriptor for the operand `ref` plus the
+/// constant `offset` bytes: the constant fields from TileSupport, the
+/// address field computed at run time.
+Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant,
+                    const MmaOperandRef &ref, int64_t offset);
 
 } // namespace lowering
 } // namespace mlir::tile

@@ -167,8 +167,8 @@ LogicalResult lowerTcgen05Gemm(GemmAsyncOp op,
     return op.emitOpError("no NVVM tcgen05.mma kind ")
            << tilec::tcgen05KindName(*kind);
 
-  Value aBase = mmaOperandAddress(b, loc, aType, g.a, g.aIndices, aLayout);
-  Value bBase = mmaOperandAddress(b, loc, bType, g.b, g.bIndices, bLayout);
+  MmaOperandRef aBase = mmaOperandRef(b, loc, aType, g.a, g.aIndices, aLayout);
+  MmaOperandRef bBase = mmaOperandRef(b, loc, bType, g.b, g.bIndices, bLayout);
   Value dAddr =
       tmemPointer(b, loc, arith::AddIOp::create(b, loc, g.acc[0], g.accColumn));
   Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);

@@ -94,10 +94,10 @@ LogicalResult lowerWgmmaGemm(GemmAsyncOp op, OneToNAdaptor<GemmAsyncOp> adaptor,
   auto [aType, bType, aLayout, bLayout, aDesc, bDesc] = *tiles;
   tilec::MmaMajor aMajor = toSupportMajor(op.getAMajor());
   tilec::MmaMajor bMajor = toSupportMajor(op.getBMajor());
-  Value aBase =
-      mmaOperandAddress(b, loc, aType, g.a, g.aIndices, aLayout, aMajor);
-  Value bBase =
-      mmaOperandAddress(b, loc, bType, g.b, g.bIndices, bLayout, bMajor);
+  MmaOperandRef aBase =
+      mmaOperandRef(b, loc, aType, g.a, g.aIndices, aLayout, aMajor);
+  MmaOperandRef bBase =
+      mmaOperandRef(b, loc, bType, g.b, g.bIndices, bLayout, bMajor);
 
   int64_t m = frag.getShape()[0], n = frag.getShape()[1];
   // K is the columns of a K-major A, the rows of an MN-major one.
