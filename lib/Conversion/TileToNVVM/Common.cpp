@@ -320,7 +320,10 @@ Value buildSmemDesc(OpBuilder &b, Location loc, uint64_t constant,
   bool inUnits = ref.inUnits && offset >= 0 && offset % 16 == 0;
   Value addr = ref.buffer;
   if (!inUnits) {
-    addr = addValues(b, loc, addr, ref.offset);
+    // The long way adds bytes: the run-time offset back from its units.
+    Value bytes = ref.offset && ref.inUnits ? mulConst(b, loc, ref.offset, 16)
+                                            : ref.offset;
+    addr = addValues(b, loc, addr, bytes);
     addr = arith::AddIOp::create(b, loc, addr, i32Const(b, loc, offset));
   }
   Value field = arith::ShRUIOp::create(
