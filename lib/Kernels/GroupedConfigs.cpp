@@ -6,8 +6,9 @@
 // SM90 heuristic: the contiguous layouts take tiles that divide the groups'
 // alignment (DeepGEMM: BLOCK_M = the alignment), so that no tile spans two
 // groups; masked groups take 64 rows for few expected rows per group, else
-// 128. BLK_N is the widest that still gives every SM a tile. None of these
-// choices is measured yet: the reasons say so.
+// 128. BLK_N is the widest that still gives every SM a tile; the FP8
+// widths are measured against each other (kFp8Widths), the BF16 ones not
+// yet: their reasons say so.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,12 +27,13 @@ namespace tilec::kernels {
 namespace {
 
 /// The N tile widths tried, widest first: the BF16 spec's rung-6 width and
-/// halves; the FP8 spec's 128 (one B scale block) and 64. Wider FP8 tiles
-/// (two B scale blocks) assemble without spills since the promotion
-/// selects between scale products, but are not measured in the grouped
-/// kernels yet.
+/// halves; the FP8 spec's 192 (two B scale blocks, DeepGEMM's pick for its
+/// grouped shapes), 128 (one) and 64. 192 against 128 in one run (session
+/// 4 of bench/results/2026-12-03-grouped.md): contiguous 0.88x DeepGEMM
+/// against 0.85x, psum 0.96x against 0.90x, masked 0.96x against 0.94x
+/// (64x192 against 64x128 at 20 expected rows: 0.98x against 0.95x).
 constexpr int64_t kBf16Widths[] = {256, 128, 64};
-constexpr int64_t kFp8Widths[] = {128, 64};
+constexpr int64_t kFp8Widths[] = {192, 128, 64};
 
 /// DeepGEMM's kNum1DBlocksPerGroup (scheduler/gemm.cuh): of 8 and 16 block
 /// rows per L2 group, the one whose group's A and B tiles span fewer rows
@@ -134,9 +136,11 @@ std::string chooseGroupedConfig(const KernelFamily &family,
                        : blockN == widths.front()
                            ? "the widest, a tile for every SM"
                            : "wider tiles would leave SMs idle";
-    config.reason = formatv("{0}: {1}x{2} tiles, {3} (not measured yet)", whyM,
-                            blockM, blockN, whyN)
-                        .str();
+    config.reason =
+        formatv("{0}: {1}x{2} tiles, {3}{4}", whyM, blockM, blockN, whyN,
+                bf16 ? " (not measured yet)"
+                     : " (192 against 128 measured: kFp8Widths)")
+            .str();
     const int64_t groupRows = l2GroupRows(blockM, blockN, smCount);
     config.params = {
         {"BLK_M", std::to_string(blockM)},

@@ -64,8 +64,10 @@ constexpr KernelFamily kFamilies[] = {
 };
 
 /// One row of a configuration table. It applies when M <= maxM and
-/// N <= maxN (0: any), when (fillsSms) its tiles are at least the SMs, and
-/// when at least kMinStages stages fit in shared memory.
+/// N <= maxN (0: any), when (fillsSms) its tiles are at least the SMs, when
+/// (oneWave) its tiles times its K splits are at most the SMs, and when at
+/// least kMinStages stages fit in shared memory. A blockN of 0 (and a
+/// blockM of 0) is chosen by waves among the family's wide tiles.
 struct TableRow {
   int64_t maxM;
   int64_t maxN;
@@ -73,9 +75,6 @@ struct TableRow {
   int64_t blockM;
   int64_t blockN;
   const char *why;
-  /// fp8_gemm_1d2d only: two 64-row waves per consumer warpgroup (WAVES = 2)
-  /// and A multicast to a pair of CTAs along N (CLUSTER_N = 2).
-  bool waves2MulticastA = false;
   /// A row measured for this family only (others skip it): fp8_gemm_1d2d's
   /// (not the 1D1D spec's), bf16_gemm_nt's (the one BF16 spec with 16- and
   /// 32-row tiles and split K).
@@ -99,6 +98,8 @@ struct TableRow {
   int64_t minK = 0;
   /// The row applies up to this K (0: any).
   int64_t maxK = 0;
+  /// The row applies only where its tiles (times its splits) are one wave.
+  bool oneWave = false;
   /// bf16_gemm_nt: K elements a stage (BLK_K; 0: the family's 64 for bf16,
   /// 128 for fp8) and one K block's wgmmas in flight while the next block's
   /// are issued (MMA_INFLIGHT = 1).
@@ -107,9 +108,6 @@ struct TableRow {
 
   // The options by name, so that a row reads as what it sets:
   // TableRow{...}.only1D2D().unrolled(4).splitK(4, /*minK=*/4096).
-  constexpr TableRow twoWavesMulticastA() const {
-    return with(&TableRow::waves2MulticastA, true);
-  }
   constexpr TableRow only1D2D() const {
     return with(&TableRow::onlyFamily, "fp8_gemm_1d2d");
   }
@@ -139,6 +137,9 @@ struct TableRow {
   }
   constexpr TableRow splitK(int64_t ways, int64_t fromK) const {
     return with(&TableRow::splits, ways).with(&TableRow::minK, fromK);
+  }
+  constexpr TableRow inOneWave() const {
+    return with(&TableRow::oneWave, true);
   }
 
 private:
@@ -285,12 +286,18 @@ constexpr TableRow kBf16Table[] = {
 /// 54.9; 0.92 puts it ahead at both and behind 128x256 at 4096^3 and the
 /// wide shapes.
 struct WideTile {
+  int64_t blockM;
   int64_t blockN;
   double efficiency;
   const char *onlyFamily = nullptr;
+  /// fp8_gemm_1d2d only: two 64-row waves per consumer warpgroup (WAVES =
+  /// 2) and A multicast to a pair of CTAs along N (CLUSTER_N = 2).
+  bool twoWavesMulticastA = false;
 };
-constexpr WideTile kBf16WideTiles[] = {
-    {256, 1.0}, {192, 0.90}, {144, 0.92, "bf16_gemm_nt"}, {128, 0.86}};
+constexpr WideTile kBf16WideTiles[] = {{128, 256, 1.0},
+                                       {128, 192, 0.90},
+                                       {128, 144, 0.92, "bf16_gemm_nt"},
+                                       {128, 128, 0.86}};
 
 // FP8, both scalings: bench/results/2026-12-01-fp8-gemm.md, runs 1-2.
 constexpr TableRow kFp8Table[] = {
@@ -443,18 +450,35 @@ constexpr TableRow kFp8Table[] = {
         .unrolled(2)
         .globalBScales()
         .upToK(512),
-    TableRow{0, 1024, false, 128, 160,
-             "N <= 1024: 128x160, tiles spanning two B scale blocks with the "
-             "promotion specialised per split (31.3 us at 4096x576x7168, "
-             "1.07x DeepGEMM; 128x144 35.3, 128x128 47.5: run 28 of "
-             "bench/results/2026-12-02-fp8-gemm.md; measured at N = 576 only)"}
-        .only1D2D(),
-    TableRow{0, 2112, true, 128, 192,
-             "N <= 2112, tiles enough for the SMs: 128x192, the promotion "
-             "specialised per split (109.9 us at 4096x2112x7168, 0.90x "
-             "DeepGEMM; 128x128 126.2: run 28 of "
-             "bench/results/2026-12-02-fp8-gemm.md; measured at K = 7168, "
-             "where the B scales are staged)"}
+    // Few tiles (256x384x20480: six 128x128 tiles for 132 SMs): the M <=
+    // 128 rows' 64x64 split tiles past 128 rows, where they are one wave.
+    TableRow{0, 0, false, 64, 64,
+             "few tiles, K >= 4096: 64x64 with K split 4 ways, one wave, K "
+             "blocks in overlapped pairs (the M <= 128 rows' tile past 128 "
+             "rows; 128x160 took 0.27-0.29x DeepGEMM at 256x384x20480 in run "
+             "54 of bench/results/2026-12-03-vs-deepgemm.md)"}
+        .only1D2D()
+        .overlapped()
+        .splitK(4, /*minK=*/4096)
+        .inOneWave(),
+    TableRow{0, 0, false, 64, 64,
+             "few tiles, K >= 4096: 64x64 with K split 2 ways, one wave, K "
+             "blocks in overlapped pairs (as the 4-way row)"}
+        .only1D2D()
+        .overlapped()
+        .splitK(2, /*minK=*/4096)
+        .inOneWave(),
+    TableRow{0, 0, false, 64, 64,
+             "few tiles: 64x64, one wave, K blocks in overlapped pairs (four "
+             "times the CTAs of 128x128)"}
+        .only1D2D()
+        .overlapped()
+        .inOneWave(),
+    TableRow{0, 0, false, 0, 0,
+             "the tile of the least time by waves (kFp8WideTiles): 256x128 "
+             "with two waves per warpgroup and A multicast at the large "
+             "shapes (DeepGEMM's choice), 128x192 at 4096x2112x7168 and "
+             "1000x3000x4160, 128x160 at 4096x576x7168"}
         .only1D2D(),
     TableRow{
         0, 2112, true, 128, 128,
@@ -466,28 +490,31 @@ constexpr TableRow kFp8Table[] = {
     TableRow{0, 2112, false, 128, 64,
              "N <= 2112, few tiles: 128x64 for more CTAs (by wave count, not "
              "measured)"},
-    TableRow{0, 0, true, 256, 128,
-             "large: 256x128, two waves per warpgroup, A multicast (DeepGEMM's "
-             "choice; 0.85-0.97x DeepGEMM on the large shapes, run 5 of "
-             "bench/results/2026-12-01-fp8-gemm.md)"}
-        .twoWavesMulticastA(),
-    TableRow{1024, 0, false, 128, 0,
-             "M <= 1024, too few tiles for 256x128: 128 rows, the width with "
-             "the least time by waves (kFp8WideTiles; 128x192 0.92x DeepGEMM "
-             "at 1000x3000x4160, in one wave, where 128x128 takes two and "
-             "0.71x: run 34 of bench/results/2026-12-02-fp8-gemm.md; measured "
-             "at M = 1000 only)"}
-        .only1D2D(),
     TableRow{0, 0, false, 128, 128,
              "large: 128x128 (0.73-0.86x DeepGEMM at 4096^3 to 8192^3, "
              "bench/results/2026-12-01-fp8-gemm.md)"},
 };
 
-/// The FP8 1D2D widths of 128-row tiles that problems of few tiles choose
-/// from, with each one's speed per tile area relative to 128x128's: 1.03
-/// for 128x192 from run 28 at 4096x2112x7168 (109.9 us in 3 waves against
-/// 126.2 in 5 for 128x128; bench/results/2026-12-02-fp8-gemm.md).
-constexpr WideTile kFp8WideTiles[] = {{192, 1.03}, {128, 1.0}};
+/// The FP8 1D2D tiles that the wide row chooses from, with each one's speed
+/// per tile area relative to 128x128's:
+/// - 256x128, two 64-row waves per consumer warpgroup, A multicast: 1.07,
+///   the median ratio to 128x128 of run 5
+///   (bench/results/2026-12-01-fp8-gemm.md: 1.05 at 4096^3, 1.07 at
+///   8192^3, 1.06 at 4096x4096x7168, 1.20 at 4096x7168x16384, each time over
+///   the model's waves);
+/// - 128x192: 1.03 from run 28 at 4096x2112x7168 (109.9 us in 3 waves
+///   against 126.2 in 5 for 128x128; bench/results/2026-12-02-fp8-gemm.md);
+/// - 128x160: 0.95 from run 28 at 4096x576x7168 (31.3 us in one wave,
+///   128x128 47.5 in two);
+/// - 128x64: 0.64 from run 16 at 4096x2112x7168 (149.4 us in 8 waves,
+///   128x128 118.8 in 5; bench/results/2026-12-01-fp8-gemm.md).
+constexpr WideTile kFp8WideTiles[] = {
+    {256, 128, 1.07, nullptr, /*twoWavesMulticastA=*/true},
+    {128, 192, 1.03},
+    {128, 160, 0.95},
+    {128, 128, 1.0},
+    {128, 64, 0.64},
+};
 
 } // namespace
 
@@ -726,8 +753,7 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
   ArrayRef<TableRow> table = isBf16(family) ? ArrayRef<TableRow>(kBf16Table)
                                             : ArrayRef<TableRow>(kFp8Table);
   for (const TableRow &row : table) {
-    if ((row.waves2MulticastA && family.kind != FamilyKind::Fp8Gemm1D2D) ||
-        (row.onlyFamily && family.name != StringRef(row.onlyFamily)))
+    if ((row.onlyFamily && family.name != StringRef(row.onlyFamily)))
       continue;
     if ((row.maxM && problem.m > row.maxM) ||
         (row.maxN && problem.n > row.maxN) || problem.n < row.minN ||
@@ -745,23 +771,29 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
         row.globalScales
             ? 0
             : stagedScaleBlocks(family, problem.k, row.stagedScales);
-    int64_t blockN = row.blockN;
+    int64_t blockM = row.blockM, blockN = row.blockN;
+    bool twoWaves = false;
     if (!blockN) {
-      // The width of the least time by waves, among those that fit.
+      // The tile of the least time by waves, among those that fit.
       double best = 0;
       for (const WideTile &wide : isBf16(family)
                                       ? ArrayRef<WideTile>(kBf16WideTiles)
                                       : ArrayRef<WideTile>(kFp8WideTiles)) {
-        if ((wide.onlyFamily && family.name != StringRef(wide.onlyFamily)) ||
-            !chooseStages(family, row.blockM, wide.blockN, blockK, gemmOutBytes,
-                          stagedBlocks))
+        if ((row.blockM && wide.blockM != row.blockM) ||
+            (wide.onlyFamily && family.name != StringRef(wide.onlyFamily)) ||
+            (wide.twoWavesMulticastA &&
+             family.kind != FamilyKind::Fp8Gemm1D2D) ||
+            !chooseStages(family, wide.blockM, wide.blockN, blockK,
+                          gemmOutBytes, stagedBlocks))
           continue;
-        int64_t waves = divideCeil(divideCeil(problem.m, row.blockM) *
+        int64_t waves = divideCeil(divideCeil(problem.m, wide.blockM) *
                                        divideCeil(problem.n, wide.blockN),
                                    smCount);
-        double time = waves * wide.blockN / wide.efficiency;
+        double time = waves * wide.blockM * wide.blockN / wide.efficiency;
         if (!blockN || time < best) {
+          blockM = wide.blockM;
           blockN = wide.blockN;
+          twoWaves = wide.twoWavesMulticastA;
           best = time;
         }
       }
@@ -769,10 +801,12 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
         continue;
     }
     int64_t tiles =
-        divideCeil(problem.m, row.blockM) * divideCeil(problem.n, blockN);
+        divideCeil(problem.m, blockM) * divideCeil(problem.n, blockN);
     if (row.fillsSms && tiles < smCount)
       continue;
-    const int64_t stages = chooseStages(family, row.blockM, blockN, blockK,
+    if (row.oneWave && tiles * row.splits > smCount)
+      continue;
+    const int64_t stages = chooseStages(family, blockM, blockN, blockK,
                                         gemmOutBytes, stagedBlocks);
     if (!stages)
       continue;
@@ -780,22 +814,21 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     config = KernelConfig();
     config.family = &family;
     config.target = "sm_90a";
-    config.blockM = row.blockM;
+    config.blockM = blockM;
     config.blockN = blockN;
     config.blockK = blockK;
     config.stages = stages;
-    const int64_t waves = row.waves2MulticastA ? 2 : 1;
-    config.threads = (consumerWarpgroups(row.blockM, waves) + 1) * 128;
+    config.threads = (consumerWarpgroups(blockM, twoWaves ? 2 : 1) + 1) * 128;
     // Persistent grids: one CTA per SM, whatever the tile count.
     config.grid = {static_cast<unsigned>(smCount), 1, 1};
     config.numTiles = tiles;
     config.splitK = row.splits;
-    config.sharedBytes = sharedBytes(family, row.blockM, blockN, blockK, stages,
+    config.sharedBytes = sharedBytes(family, blockM, blockN, blockK, stages,
                                      gemmOutBytes, stagedBlocks);
     config.reason = row.why;
     config.params = {
         {"ACCUMULATE", problem.accumulate ? "1" : "0"},
-        {"BLK_M", std::to_string(row.blockM)},
+        {"BLK_M", std::to_string(blockM)},
         {"BLK_N", std::to_string(blockN)},
         {"OUT",
          split ? std::string("f32") : std::string(vocab::toString(problem.d))},
@@ -813,7 +846,7 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
       config.params.push_back({"SPLIT_K", std::to_string(row.splits)});
     if (row.mmaInflight)
       config.params.push_back({"MMA_INFLIGHT", "1"});
-    if (row.waves2MulticastA) {
+    if (twoWaves) {
       config.cluster = {2, 1, 1};
       config.params.push_back({"CLUSTER_N", "2"});
       config.params.push_back({"WAVES", "2"});

@@ -359,11 +359,10 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       // M <= 128 and N <= 2112, 64x64 (1D2D) for M <= 64 and N <= 8192 and
       // for M <= 128 and N <= 4096, 64x128 for small M (1D2D at 64 < M <=
       // 128: up to N = 8192, 128x192 up to 24576, 128x128 past it),
-      // 128x160 (1D2D) for N <= 1024, 128x192 (1D2D) for N <= 2112 when its
-      // tiles
-      // fill the SMs, else 128x64 there,
-      // else (1D2D, bf16 out) 256x128 in two waves with A multicast, else
-      // 128x128.
+      // past M = 128 (1D2D) 64x64 where its tiles (split 4 or 2 ways for
+      // K >= 4096) are one wave, else the tile of the least time by waves
+      // (256x128 in two waves with A multicast, 128x192, 128x160, 128x128,
+      // 128x64); 1D1D: 128x128, 128x64 for N <= 2112 and few tiles.
       {"fp8_gemm_1d2d", 128, 2112, 7168, nullptr, 64, 32, 12},
       {"fp8_gemm_1d2d", 1, 576, 7168, nullptr, 16, 64, 12},
       {"fp8_gemm_1d2d", 1, 576, 2048, nullptr, 64, 32, 12},
@@ -386,9 +385,15 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       {"fp8_gemm_1d1d", 128, 4096, 7168, "f32", 64, 128, 7}, // not 64x64
       {"fp8_gemm_1d2d", 4096, 2112, 7168, nullptr, 128, 192, 4},
       {"fp8_gemm_1d2d", 4096, 576, 7168, nullptr, 128, 160, 5},
-      {"fp8_gemm_1d2d", 256, 2112, 7168, nullptr, 128, 64, 8},
+      {"fp8_gemm_1d2d", 256, 2112, 7168, nullptr, 64, 64, 12}, // one wave
+      {"fp8_gemm_1d1d", 256, 2112, 7168, "f32", 128, 64, 7},
       {"fp8_gemm_1d2d", 4096, 4096, 4096, nullptr, 256, 128, 3},
-      {"fp8_gemm_1d2d", 8192, 8192, 8192, "f32", 128, 128, 5},
+      // f32 out: 256x128 does not fit; 128x192's 21 waves by the model.
+      {"fp8_gemm_1d2d", 8192, 8192, 8192, "f32", 128, 192, 3},
+      // Few tiles of a large K: 64x64 split 4 ways (24 tiles, 96 CTAs); 128
+      // tiles of 256x128 in one wave where 128x160 took two.
+      {"fp8_gemm_1d2d", 256, 384, 20480, nullptr, 64, 64, 12},
+      {"fp8_gemm_1d2d", 4096, 1024, 24576, nullptr, 256, 128, 3},
       {"fp8_gemm_1d1d", 4096, 7168, 4096, "f32", 128, 128, 4},
       // Run 34 (bench/results/2026-12-02-fp8-gemm.md): 64x32 split 3 ways
       // at 128x576x7168, 64x32 for short K and small N past M = 128, and
@@ -957,17 +962,18 @@ TEST_F(CompilerApi, GroupedConfigsFollowDeepGemmsBlockM) {
   };
   const Case cases[] = {
       // Contiguous (DeepGEMM's 8 x 4096 rows): tiles of the 128-row
-      // alignment, the widest N with a tile for every SM.
+      // alignment, the widest N with a tile for every SM (FP8: 192, two B
+      // scale blocks).
       {"m_grouped_fp8_gemm_1d2d",
        grouped(8 * 4096, 4096, 7168, 8, TILEC_GROUP_LAYOUT_CONTIGUOUS),
-       "BLK_M=128 BLK_N=128 GROUP=8 LAYOUT=0 MAX_KB=128 STAGES=5"},
+       "BLK_M=128 BLK_N=192 GROUP=16 LAYOUT=0 MAX_KB=128 STAGES=4"},
       {"m_grouped_fp8_gemm_1d2d",
        grouped(4 * 8192, 7168, 3072, 4, TILEC_GROUP_LAYOUT_PSUM),
-       "ALIGN=128 BLK_M=128 BLK_N=128 GROUP=8 LAYOUT=1 MAX_KB=0 STAGES=5"},
+       "ALIGN=128 BLK_M=128 BLK_N=192 GROUP=16 LAYOUT=1 MAX_KB=0 STAGES=4"},
       // Masked, 20 expected rows per group: 64-row tiles.
       {"m_grouped_fp8_gemm_1d2d",
        grouped(32 * 24, 4096, 7168, 32, TILEC_GROUP_LAYOUT_MASKED),
-       "BLK_M=64 BLK_N=128 GROUP=16 LAYOUT=2 MAX_KB=128 STAGES=8"},
+       "BLK_M=64 BLK_N=192 GROUP=16 LAYOUT=2 MAX_KB=128 STAGES=6"},
       {"m_grouped_bf16_gemm_nt",
        grouped(4 * 8192, 4096, 7168, 4, TILEC_GROUP_LAYOUT_CONTIGUOUS),
        "BLK_M=128 BLK_N=256 GROUP=16 LAYOUT=0 STAGES=3"},
