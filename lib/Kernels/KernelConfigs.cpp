@@ -455,8 +455,9 @@ constexpr TableRow kFp8Table[] = {
     TableRow{0, 0, false, 64, 64,
              "few tiles, K >= 4096: 64x64 with K split 4 ways, one wave, K "
              "blocks in overlapped pairs (the M <= 128 rows' tile past 128 "
-             "rows; 128x160 took 0.27-0.29x DeepGEMM at 256x384x20480 in run "
-             "54 of bench/results/2026-12-03-vs-deepgemm.md)"}
+             "rows: 1.69x DeepGEMM at 256x384x20480 in run 60 of "
+             "bench/results/2026-12-03-vs-deepgemm.md, where 128x160 took "
+             "0.27-0.29x in run 54)"}
         .only1D2D()
         .overlapped()
         .splitK(4, /*minK=*/4096)
@@ -469,8 +470,9 @@ constexpr TableRow kFp8Table[] = {
         .splitK(2, /*minK=*/4096)
         .inOneWave(),
     TableRow{0, 0, false, 64, 64,
-             "few tiles: 64x64, one wave, K blocks in overlapped pairs (four "
-             "times the CTAs of 128x128)"}
+             "few tiles: 64x64, one wave, K blocks in overlapped pairs (1.03x "
+             "DeepGEMM at 256x2112x7168 and 512x1024x8192, 128x64 0.75x: run "
+             "60 of bench/results/2026-12-03-vs-deepgemm.md)"}
         .only1D2D()
         .overlapped()
         .inOneWave(),
@@ -497,11 +499,11 @@ constexpr TableRow kFp8Table[] = {
 
 /// The FP8 1D2D tiles that the wide row chooses from, with each one's speed
 /// per tile area relative to 128x128's:
-/// - 256x128, two 64-row waves per consumer warpgroup, A multicast: 1.07,
-///   the median ratio to 128x128 of run 5
-///   (bench/results/2026-12-01-fp8-gemm.md: 1.05 at 4096^3, 1.07 at
-///   8192^3, 1.06 at 4096x4096x7168, 1.20 at 4096x7168x16384, each time over
-///   the model's waves);
+/// - 256x128, two 64-row waves per consumer warpgroup, A multicast: 1.06,
+///   the median of its ratios to 128x128 over the model's waves in runs
+///   58 and 60 (bench/results/2026-12-03-vs-deepgemm.md: 1.04 at 8192^3,
+///   1.05 at 4096x4096x7168, 1.07 at 4096x1024x24576, 1.12 at
+///   4096x24576x1536);
 /// - 128x192: 1.03 from run 28 at 4096x2112x7168 (109.9 us in 3 waves
 ///   against 126.2 in 5 for 128x128; bench/results/2026-12-02-fp8-gemm.md);
 /// - 128x160: 0.95 from run 28 at 4096x576x7168 (31.3 us in one wave,
@@ -509,7 +511,7 @@ constexpr TableRow kFp8Table[] = {
 /// - 128x64: 0.64 from run 16 at 4096x2112x7168 (149.4 us in 8 waves,
 ///   128x128 118.8 in 5; bench/results/2026-12-01-fp8-gemm.md).
 constexpr WideTile kFp8WideTiles[] = {
-    {256, 128, 1.07, nullptr, /*twoWavesMulticastA=*/true},
+    {256, 128, 1.06, nullptr, /*twoWavesMulticastA=*/true},
     {128, 192, 1.03},
     {128, 160, 0.95},
     {128, 128, 1.0},
