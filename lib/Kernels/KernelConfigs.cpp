@@ -479,8 +479,10 @@ constexpr TableRow kFp8Table[] = {
     TableRow{0, 0, false, 0, 0,
              "the tile of the least time by waves (kFp8WideTiles): 256x128 "
              "with two waves per warpgroup and A multicast at the large "
-             "shapes (DeepGEMM's choice), 128x192 at 4096x2112x7168 and "
-             "1000x3000x4160, 128x160 at 4096x576x7168"}
+             "shapes (0.92-0.99x DeepGEMM, 128x128 0.88-0.90x: runs 58 and 60 "
+             "of bench/results/2026-12-03-vs-deepgemm.md), 128x192 at "
+             "4096x2112x7168 and 1000x3000x4160, 128x160 at 4096x576x7168 "
+             "(0.96-1.07x in run 58)"}
         .only1D2D(),
     TableRow{
         0, 2112, true, 128, 128,

@@ -477,10 +477,16 @@ void ProtocolChecker::collectLoopSymbols() {
     return it->second;
   };
   // The bounds that name a symbol first, then the loops derived from them.
+  // A bound computed from the symbols named so far (a chunk's count of K
+  // blocks, min(k_tiles - chunk * MAX_KB, MAX_KB), in its loop over
+  // ceildiv(k_tiles, MAX_KB) chunks) names none: each trace fixes it.
   for (scf::ForOp loop : runtimeLoops) {
     std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (!lb || !step || *step <= 0)
+      continue;
+    DenseSet<Value> seen;
+    if (!boundSymbols.empty() && fixedByTrace(loop.getUpperBound(), seen))
       continue;
     int sym = symbolFor(loop);
     boundSymbols.try_emplace(structuralKey(loop.getUpperBound()).first,

@@ -79,9 +79,10 @@ TEST(KernelLibrary, SharedMemoryFollowsTheAllocator) {
   // docs/kernels.md's figures for the FP8 specs at their default stages.
   const KernelFamily *fp8 = findKernelFamily("fp8_gemm_1d2d");
   GemmProblem problem;
-  // 256 x 4096: too few tiles for 256 x 128, so 128 x 128 at 5 stages.
-  problem.m = 256;
-  problem.n = 4096;
+  // 1024 x 2048: 128 tiles of 128 x 128 are one wave (256 x 128 would
+  // leave half the SMs idle), at 5 stages.
+  problem.m = 1024;
+  problem.n = 2048;
   problem.k = 4096;
   problem.a = problem.b = vocab::ElementType::E4M3;
   KernelConfig config;
