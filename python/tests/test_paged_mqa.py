@@ -144,6 +144,7 @@ def launched(call):
     """(result, [(family, defines, launch arguments)] of each launch)."""
     seen = []
     real = _cache.get_kernel
+    _paged_mqa._plans.clear()   # each call checked, its kernel from the spy
 
     def spy(family, defines, *args, **kw):
         kernel = real(family, defines, *args, **kw)
@@ -218,6 +219,41 @@ class DryRunTest(Base):
                 self.assertEqual(tuple(logits.shape), (5 * next_n, 2048))
                 self.assertEqual((seen[0][1]["HEADS"], seen[0][1]["NEXT_N"]),
                                  (str(heads), str(next_n)))
+
+    def test_a_checked_signature_skips_the_checks(self):
+        q, kv_cache, w, lens, bt = inputs()
+        meta = dg.get_paged_mqa_logits_metadata(lens, 64, 132)
+        args = dict(kv_cache=kv_cache, weights=w, context_lens=lens, block_table=bt,
+                    schedule_meta=meta)
+        looked_up = []
+
+        def calls():
+            spy = _cache.get_kernel
+
+            def counting(*a, **kw):
+                looked_up.append(a[0])
+                return spy(*a, **kw)
+            with mock.patch.object(_cache, "get_kernel", side_effect=counting):
+                first = dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=600, **args)
+                # The decode step after: more keys, the same tensors.
+                second = dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=1000, **args)
+            return first, second
+        (first, second), seen = launched(calls)
+        # One lookup: the second call launches the plan's kernel.
+        self.assertEqual(looked_up, ["paged_mqa_logits"])
+        self.assertEqual(len(seen), 2)
+        self.assertEqual(seen[0][2][1].stride(), seen[1][2][1].stride())   # the keys' view
+        self.assertEqual((tuple(first.shape), first.stride()), ((10, 600), (768, 1)))
+        self.assertEqual((tuple(second.shape), second.stride()), ((10, 1000), (1024, 1)))
+        # Another signature is checked again: the same shapes with q's
+        # strides changed, or a flag of another type.
+        q_strided = torch.zeros(5, 2, 128, 64, dtype=FP8).transpose(2, 3)
+        with self.assertRaisesRegex(ValueError, "argument 'q' must be contiguous"):
+            dg.fp8_fp4_paged_mqa_logits((q_strided, None), max_context_len=600, **args)
+        with self.assertRaisesRegex(ValueError, "argument 'clean_logits' must be a bool"):
+            dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=600, clean_logits=0, **args)
+        with self.assertRaisesRegex(ValueError, "argument 'max_context_len' must be an int"):
+            dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=True, **args)
 
     def test_nothing_to_write_or_read_launches_nothing(self):
         logits, seen = self.call(batch=0)
