@@ -16,7 +16,10 @@ the arguments instead of launching; CPU tensors):
    measured torch.matmul 12.3, deep_gemm.bf16_gemm_nt 17.8 and the ctypes
    wrapper 27.9 there), for tilec.deep_gemm's BF16 and FP8 calls, the
    dispatcher alone, the ctypes wrapper on the same kernel, torch.matmul and
-   DeepGEMM. Median and best of --repeats runs of --calls calls.
+   DeepGEMM; and the paged MQA logits call of a decode step at batch 256
+   (its kernel takes ~85 us on the H200, so a call must cost less host time
+   than that), tilec's and DeepGEMM's. Median and best of --repeats runs of
+   --calls calls.
 2. Cache hits: the loaded-kernel dict (tilec.get_kernel), the config table,
    and a disk hit (read + verify + module load).
 3. First call of a new shape (config + compile + load + launch, finished on
@@ -105,6 +108,23 @@ def ctypes_kernel(kernel_bundle):
     return tilec_runtime.Module(data=kernel_bundle).kernel()
 
 
+def paged_mqa_inputs(device):
+    """A decode step of paged MQA logits (batch 256, next_n 2, 32 heads,
+    head dim 128, 8192 keys per query): the call's arguments but the
+    schedule, and DeepGEMM's own schedule call."""
+    batch, next_n, heads, head_dim, blocks = 256, 2, 32, 128, 1024
+    lens = torch.full((batch, next_n), 8192, dtype=torch.int32, device=device)
+    return dict(q=(torch.zeros(batch, next_n, heads, head_dim, device=device)
+                   .to(torch.float8_e4m3fn), None),
+                kv_cache=torch.zeros(blocks, 64, 1, head_dim + 4, dtype=torch.uint8,
+                                     device=device),
+                weights=torch.zeros(batch * next_n, heads, device=device),
+                context_lens=lens,
+                block_table=torch.zeros(batch, 8192 // 64, dtype=torch.int32,
+                                        device=device),
+                max_context_len=8192)
+
+
 def launch_overhead(args, gpu, dg):
     device = "cuda" if gpu else "cpu"
     sync = torch.cuda.synchronize if gpu else (lambda: None)
@@ -119,6 +139,17 @@ def launch_overhead(args, gpu, dg):
         ("tilec._C.Dispatcher.launch (bf16, the C++ fast path alone)",
          lambda: bf16_dispatcher.launch(a, b, d)),
     ]
+    paged = paged_mqa_inputs(device)
+    paged_meta = tdg.get_paged_mqa_logits_metadata(paged["context_lens"], 64,
+                                                   tdg.get_num_sms())
+    cases.append(("tilec.deep_gemm.fp8_fp4_paged_mqa_logits (B 256, next_n 2, "
+                  "32 heads, 8192 keys)",
+                  lambda: tdg.fp8_fp4_paged_mqa_logits(schedule_meta=paged_meta, **paged)))
+    if gpu and dg is not None:
+        dg_meta = dg.get_paged_mqa_logits_metadata(paged["context_lens"], 64,
+                                                   dg.get_num_sms())
+        cases.append(("deep_gemm.fp8_fp4_paged_mqa_logits (same)",
+                      lambda: dg.fp8_fp4_paged_mqa_logits(schedule_meta=dg_meta, **paged)))
     if gpu:
         defines, _ = _configs.choose("bf16_gemm_nt", 128, 256, 256,
                                      num_sms=_gemm.get_num_sms())
