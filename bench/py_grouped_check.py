@@ -39,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gemm_bench as gb  # noqa: E402  (time_interleaved)
 from fp8_gemm import deep_gemm_module  # noqa: E402
-from py_mqa_bench import spec_variant  # noqa: E402  (--define)
+from spec_variant import spec_variant  # noqa: E402  (--define)
 
 import tilec.deep_gemm as tdg  # noqa: E402
 from tilec import _configs, _grouped, quant  # noqa: E402

@@ -23,6 +23,8 @@ import tilec.deep_gemm as tilec_dg
 from tilec.deep_gemm.utils import per_custom_dims_cast_to_fp8
 from tilec.quant import calc_diff
 
+from spec_variant import spec_variant
+
 try:
     import deep_gemm
 except ImportError:  # timing tilec alone
@@ -114,27 +116,6 @@ def run_case(seq_len, seq_len_kv, heads, head_dim, cp, dtype, clean, compressed,
     return dict(diff=diff, mask_ok=mask_ok, same=same, dg_diff=dg_diff,
                 t_ours=t_ours, t_dg=t_dg, tflops=flops / t_ours / 1e12,
                 dg_tflops=flops / t_dg / 1e12 if t_dg else None)
-
-
-def spec_variant(items, family: str) -> None:
-    """--define NAME=VALUE items: spec params over tilec.deep_gemm's for the
-    kernels of `family` (a variant of its spec), by wrapping the kernel
-    cache's lookup."""
-    if not items:
-        return
-    from tilec import _cache
-    extra = dict(item.split("=", 1) for item in items)
-    get_kernel = _cache.get_kernel
-
-    def with_defines(name, defines=(), device=None, problem=None):
-        if name == family:
-            defines = tuple(sorted({**dict(defines), **extra}.items()))
-            # A variant is not the library's configuration of the problem:
-            # it is compiled from its defines.
-            problem = None
-        return get_kernel(name, defines, device, problem)
-    _cache.get_kernel = with_defines
-    print(f"spec variant: {extra}")
 
 
 def report(rows, ratios, failures: int, markdown) -> int:

@@ -250,7 +250,7 @@ def main():
     if shapes is None:
         shapes = fg.shape_list(args.shapes)
     import tilec.deep_gemm as tdg
-    from py_mqa_bench import spec_variant
+    from spec_variant import spec_variant
     spec_variant(args.define, FAMILY[dtypes[0]])
     variant = " + " + " ".join(args.define) if args.define else ""
     dg = fg.deep_gemm_module()
