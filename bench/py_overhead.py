@@ -19,7 +19,8 @@ the arguments instead of launching; CPU tensors):
    DeepGEMM; and the paged MQA logits call of a decode step at batch 256
    (its kernel takes ~85 us on the H200, so a call must cost less host time
    than that), tilec's and DeepGEMM's. Median and best of --repeats runs of
-   --calls calls.
+   --calls calls. Then the paged call's three host paths (checked, planned,
+   planned with the cache's views kept), interleaved.
 2. Cache hits: the loaded-kernel dict (tilec.get_kernel), the config table,
    and a disk hit (read + verify + module load).
 3. First call of a new shape (config + compile + load + launch, finished on
@@ -123,6 +124,50 @@ def paged_mqa_inputs(device):
                 block_table=torch.zeros(batch, 8192 // 64, dtype=torch.int32,
                                         device=device),
                 max_context_len=8192)
+
+
+def paged_host_paths(args, gpu):
+    """The paged MQA call's host paths, interleaved on the same inputs: the
+    checks on every call (its plans dropped before each), the recorded plan
+    with the cache's views taken each call, the plan with the kept views."""
+    from tilec import _paged_mqa
+    device = "cuda" if gpu else "cpu"
+    sync = torch.cuda.synchronize if gpu else (lambda: None)
+    paged = paged_mqa_inputs(device)
+    meta = tdg.get_paged_mqa_logits_metadata(paged["context_lens"], 64, tdg.get_num_sms())
+
+    def call():
+        tdg.fp8_fp4_paged_mqa_logits(schedule_meta=meta, **paged)
+
+    def checked():
+        _paged_mqa._plans.clear()
+        _paged_mqa._cache_views.clear()
+        call()
+
+    def planned():
+        _paged_mqa._cache_views.clear()
+        call()
+    variants = [("checked on every call", checked), ("plan, the views each call", planned),
+                ("plan and kept views (every call after the first)", call)]
+    samples = {name: [] for name, _ in variants}
+    call()
+    sync()
+    calls = max(args.calls // 10, 50)
+    for _ in range(args.repeats * 2):
+        for name, fn in variants:
+            start = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            samples[name].append((time.perf_counter() - start) / calls * 1e6)
+            sync()
+    emit(f"## Paged MQA logits, the call's host paths ({'GPU' if gpu else 'CPU, dry run'}): "
+         f"B 256, next_n 2, 32 heads, 8192 keys; {calls} calls a sample, interleaved")
+    emit()
+    emit("| path | us per call (median) | best |")
+    emit("|---|---:|---:|")
+    for name, _ in variants:
+        emit(f"| {name} | {statistics.median(samples[name]):.2f} | {min(samples[name]):.2f} |")
+    emit()
 
 
 def launch_overhead(args, gpu, dg):
@@ -430,6 +475,7 @@ def main():
     if args.first_call_runs <= 1:
         first_calls(gpu, dg)  # first: every cache is still empty
     launch_overhead(args, gpu, dg)
+    paged_host_paths(args, gpu)
     cache_hits(gpu)
     ok = cuda_graphs() if gpu else True
     if args.markdown:

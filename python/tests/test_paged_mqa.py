@@ -255,6 +255,23 @@ class DryRunTest(Base):
         with self.assertRaisesRegex(ValueError, "argument 'max_context_len' must be an int"):
             dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=True, **args)
 
+    def test_the_cache_views_follow_the_cache(self):
+        kv_cache = torch.zeros(40, 64, 1, 132, dtype=torch.uint8)
+        keys, scales = _paged_mqa._views_of(kv_cache, 128)
+        self.assertIs(_paged_mqa._views_of(kv_cache, 128)[0], keys)   # kept
+        self.assertEqual((keys.data_ptr(), scales.data_ptr()),
+                         (kv_cache.data_ptr(), kv_cache.data_ptr() + 64 * 128))
+        # New storage in the same tensor: new views.
+        kv_cache.set_(torch.zeros(40, 64, 1, 132, dtype=torch.uint8))
+        moved, _ = _paged_mqa._views_of(kv_cache, 128)
+        self.assertIsNot(moved, keys)
+        self.assertEqual(moved.data_ptr(), kv_cache.data_ptr())
+        # The entry goes with the tensor, and with it the views' hold on
+        # its memory.
+        key = id(kv_cache)
+        del kv_cache, moved, keys, scales
+        self.assertNotIn(key, _paged_mqa._cache_views)
+
     def test_nothing_to_write_or_read_launches_nothing(self):
         logits, seen = self.call(batch=0)
         self.assertEqual((seen, tuple(logits.shape)), ([], (0, 2048)))

@@ -35,14 +35,18 @@ recorded per signature (each tensor's shape, strides, dtype, device and
 data pointer alignment, the flags): a later call of the same signature
 allocates the logits, takes the two cache views and launches. At batch 256
 and 8192 keys the kernel runs in ~85 us (Nsight Compute) while back-to-back
-calls took ~120 us each, so the calls were bound by the host; on the
-development VM (dry runs, the launch a CPU check) the recorded path takes
-50-55 us a call against the checked path's 71.5. max_context_len is checked
-on every call and is not part of the signature: it grows each decode step.
+calls took ~120 us each, so the calls were bound by the host. The cache's
+two views are kept too, per cache tensor (a decode loop passes the same one
+every step). On the development VM (dry runs: the launch a CPU check;
+`python3 bench/py_overhead.py --cpu`, the paths interleaved) a call takes
+about a third of the checked call's host time (24-41 us against 76-122).
+max_context_len is checked on every call and is not part of the signature:
+it grows each decode step.
 """
 
 import torch
 
+import weakref
 from typing import NamedTuple
 
 from . import _cache, _gemm, _runtime
@@ -156,6 +160,28 @@ def _kv_views(kv_cache: torch.Tensor, head_dim: int):
     return keys, scales
 
 
+# id(kv_cache) -> (a weak reference to it, its data pointer, shape, strides
+# and head dim, its two views): a decode loop passes the same cache every
+# step, and its views cost more host time than the rest of a planned call.
+# The entry goes when the cache tensor does (the reference's callback), so
+# the views never keep a dropped cache's memory.
+_cache_views = {}
+
+
+def _views_of(kv_cache: torch.Tensor, head_dim: int):
+    """_kv_views(kv_cache, head_dim), kept while kv_cache lives and its
+    storage, shape and strides stay the same."""
+    key = id(kv_cache)
+    meta = (kv_cache.data_ptr(), kv_cache.shape, kv_cache.stride(), head_dim)
+    entry = _cache_views.get(key)
+    if entry is not None and entry[0]() is kv_cache and entry[1] == meta:
+        return entry[2]
+    views = _kv_views(kv_cache, head_dim)
+    ref = weakref.ref(kv_cache, lambda _, key=key: _cache_views.pop(key, None))
+    _cache_views[key] = (ref, meta, views)
+    return views
+
+
 class _Plan(NamedTuple):
     """What the checks of one signature decided."""
     kernel: object
@@ -197,7 +223,7 @@ def _logits_buffer(rows: int, max_context_len: int, logits_dtype, device):
 
 def _launch(plan: _Plan, q, kv_cache, weights, context_lens, block_table,
             schedule_meta, logits) -> None:
-    keys, scales = _kv_views(kv_cache, plan.head_dim)
+    keys, scales = _views_of(kv_cache, plan.head_dim)
     plan.kernel.set_persistent_limit(_gemm._num_sms_override or 0)
     plan.kernel.launch([
         q.view(plan.rows * plan.heads, plan.head_dim), keys, scales,
