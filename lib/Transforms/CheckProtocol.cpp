@@ -219,9 +219,14 @@ struct BoundSymbol {
 /// one value per agent of its role. Each trace fixes every value.
 struct CondAtom {
   Value first;
-  bool perAgent = false;
-  RoleOp role; // perAgent: the role whose agents evaluate it
+  bool perAgent = false; // a value per warpgroup / warp of its role
+  bool perCta = false;   // a value per CTA of the cluster
+  RoleOp role;           // perAgent: the role whose agents evaluate it
 };
+
+/// What a value depends on besides the trace: the agent's warpgroup or
+/// warp, its CTA.
+enum AgentDependence : unsigned { kOnWarp = 1, kOnCta = 2 };
 
 class ProtocolChecker {
 public:
@@ -236,7 +241,8 @@ private:
   void markRelevant();
   void collectLoopSymbols();
   void collectCondAtoms();
-  bool dependsOnAgent(Value v, DenseSet<Value> &seen);
+  unsigned agentDependence(Value v, DenseSet<Value> &seen);
+  int condTag(int atom, int a) const;
   bool fixedByTrace(Value v, DenseSet<Value> &seen);
   int condSlot(int atom, int a) const;
   std::pair<llvm::hash_code, bool> structuralKey(Value v);
@@ -323,7 +329,7 @@ private:
   SmallVector<int64_t> currentTrips;
   SmallVector<CondAtom, 4> condAtoms;
   DenseMap<Value, int> condAtomOf;
-  DenseMap<std::pair<int, int>, int> condSlots; // (atom, agent or -1) -> bit
+  DenseMap<std::pair<int, int>, int> condSlots; // (atom, condTag) -> bit
   uint64_t currentConds = 0;                    // bit per slot, this trace
   std::optional<Unsupported> skip;
   bool found = false;
@@ -514,24 +520,39 @@ void ProtocolChecker::collectLoopSymbols() {
   }
 }
 
-/// Whether `v` depends on the warpgroup or warp id (so that each agent of a
-/// role may see its own value).
-bool ProtocolChecker::dependsOnAgent(Value v, DenseSet<Value> &seen) {
+/// What `v` depends on among the agent's identities (AgentDependence
+/// bits): its warpgroup or warp id (each agent of a role may see its own
+/// value), its CTA (the CTAs of a cluster may see different values).
+unsigned ProtocolChecker::agentDependence(Value v, DenseSet<Value> &seen) {
   if (!seen.insert(v).second)
-    return false;
+    return 0;
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
-      return dependsOnAgent(loop.getLowerBound(), seen) ||
-             dependsOnAgent(loop.getUpperBound(), seen) ||
-             dependsOnAgent(loop.getStep(), seen);
-    return false;
+      return agentDependence(loop.getLowerBound(), seen) |
+             agentDependence(loop.getUpperBound(), seen) |
+             agentDependence(loop.getStep(), seen);
+    return 0;
   }
   Operation *op = v.getDefiningOp();
-  if (auto id = dyn_cast<IdOp>(op))
-    return id.getKind() == IdKind::warpgroup ||
-           id.getKind() == IdKind::warp_in_warpgroup;
-  return llvm::any_of(op->getOperands(),
-                      [&](Value x) { return dependsOnAgent(x, seen); });
+  if (auto id = dyn_cast<IdOp>(op)) {
+    switch (id.getKind()) {
+    case IdKind::warpgroup:
+    case IdKind::warp_in_warpgroup:
+      return kOnWarp;
+    case IdKind::cta_in_cluster:
+    case IdKind::cta:
+    case IdKind::cta_x:
+    case IdKind::cta_y:
+    case IdKind::cta_z:
+      return kOnCta;
+    default:
+      return 0;
+    }
+  }
+  unsigned bits = 0;
+  for (Value x : op->getOperands())
+    bits |= agentDependence(x, seen);
+  return bits;
 }
 
 /// Whether every run computes `v` from what the trace fixes: what is known
@@ -577,7 +598,8 @@ void ProtocolChecker::collectCondAtoms() {
     if (fixedByTrace(c, seenLeaves))
       return;
     DenseSet<Value> seen;
-    bool perAgent = dependsOnAgent(c, seen);
+    unsigned dependence = agentDependence(c, seen);
+    bool perAgent = dependence & kOnWarp;
     RoleOp role = def ? def->getParentOfType<RoleOp>() : RoleOp();
     if (auto arg = dyn_cast<BlockArgument>(c))
       role = arg.getOwner()->getParentOp()->getParentOfType<RoleOp>();
@@ -586,27 +608,46 @@ void ProtocolChecker::collectCondAtoms() {
       key = llvm::hash_combine(key, role.getOperation());
     auto [it, inserted] = byKey.try_emplace(key, condAtoms.size());
     if (inserted)
-      condAtoms.push_back({c, perAgent, role});
+      condAtoms.push_back({c, perAgent, bool(dependence & kOnCta), role});
     condAtomOf[c] = it->second;
   };
   kernel.walk([&](scf::IfOp branch) {
     if (relevant.contains(branch))
       decompose(branch.getCondition());
   });
+  // A bit per distinct tag: the agents (or CTAs) that may see different
+  // values of the atom.
   int slots = 0;
-  for (auto [index, atom] : llvm::enumerate(condAtoms)) {
-    if (!atom.perAgent) {
-      condSlots[{static_cast<int>(index), -1}] = slots++;
-      continue;
+  for (int atom = 0, e = condAtoms.size(); atom < e; ++atom)
+    for (int a = 0, n = agents.size(); a < n; ++a) {
+      if (condAtoms[atom].perAgent && agents[a].role != condAtoms[atom].role)
+        continue;
+      if (condSlots.try_emplace({atom, condTag(atom, a)}, slots).second)
+        ++slots;
     }
-    for (int a = 0, e = agents.size(); a < e; ++a)
-      if (agents[a].role == atom.role)
-        condSlots[{static_cast<int>(index), a}] = slots++;
-  }
+}
+
+/// Which of the atom's values agent `a` sees: -1 the one value of all
+/// agents; -2 - cta the value of its CTA; else the index of the agent whose
+/// value it is -- itself, or, for an atom that does not depend on the CTA,
+/// the agent of its role, warpgroup and warp in CTA 0 (the CTAs of a pair
+/// walk the same tiles, so a wave's condition is the same in both).
+int ProtocolChecker::condTag(int atom, int a) const {
+  const CondAtom &c = condAtoms[atom];
+  if (!c.perAgent)
+    return c.perCta ? -2 - agents[a].cta : -1;
+  if (c.perCta)
+    return a;
+  for (int b = 0, e = agents.size(); b < e; ++b)
+    if (agents[b].cta == 0 && agents[b].role == agents[a].role &&
+        agents[b].warpgroup == agents[a].warpgroup &&
+        agents[b].warp == agents[a].warp)
+      return b;
+  return a;
 }
 
 int ProtocolChecker::condSlot(int atom, int a) const {
-  auto it = condSlots.find({atom, condAtoms[atom].perAgent ? a : -1});
+  auto it = condSlots.find({atom, condTag(atom, a)});
   return it == condSlots.end() ? -1 : it->second;
 }
 
@@ -1404,11 +1445,18 @@ void ProtocolChecker::noteTrips(InFlightDiagnostic &diag) {
         << "in this trace the loop here runs " << trips << " time"
         << (trips == 1 ? "" : "s");
   for (auto [key, slot] : condSlots) {
-    auto [atom, a] = key;
+    auto [atom, tag] = key;
     bool value = (currentConds >> slot) & 1;
+    std::string whose;
+    if (tag >= 0)
+      whose =
+          " for " + agents[tag].name +
+          (condAtoms[atom].perCta || clusterSize == 1 ? "" : " and its peers");
+    else if (tag <= -2)
+      whose = " in CTA " + std::to_string(-2 - tag);
     diag.attachNote(condAtoms[atom].first.getLoc())
         << "in this trace the condition here is " << (value ? "true" : "false")
-        << (a >= 0 ? " for " + agents[a].name : std::string());
+        << whose;
   }
 }
 
