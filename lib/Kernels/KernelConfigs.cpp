@@ -783,12 +783,15 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
       for (const WideTile &wide : isBf16(family)
                                       ? ArrayRef<WideTile>(kBf16WideTiles)
                                       : ArrayRef<WideTile>(kFp8WideTiles)) {
+        // Whether it fits; the chosen tile's own call below settles the
+        // staging (a candidate's must not drop it for the others).
+        int64_t staged = stagedBlocks;
         if ((row.blockM && wide.blockM != row.blockM) ||
             (wide.onlyFamily && family.name != StringRef(wide.onlyFamily)) ||
             (wide.twoWavesMulticastA &&
              family.kind != FamilyKind::Fp8Gemm1D2D) ||
             !chooseStages(family, wide.blockM, wide.blockN, blockK,
-                          gemmOutBytes, stagedBlocks))
+                          gemmOutBytes, staged))
           continue;
         int64_t waves = divideCeil(divideCeil(problem.m, wide.blockM) *
                                        divideCeil(problem.n, wide.blockN),
