@@ -47,15 +47,20 @@ void Emitter::emitStmts(const Body &block) {
   }
 }
 
+bool Emitter::spendStatementBudget(llvm::SMRange range) {
+  if (++emittedStmts <= kMaxStatements)
+    return false;
+  if (!budgetExceeded)
+    error(range, "the unrolled loops expand to more than " +
+                     llvm::Twine(kMaxStatements) +
+                     " statements; unroll fewer iterations");
+  budgetExceeded = true;
+  return true;
+}
+
 void Emitter::emitStmt(const Stmt &stmt) {
-  if (++emittedStmts > kMaxStatements) {
-    if (!budgetExceeded)
-      error(stmt.getRange(), "the unrolled loops expand to more than " +
-                                 llvm::Twine(kMaxStatements) +
-                                 " statements; unroll fewer iterations");
-    budgetExceeded = true;
+  if (spendStatementBudget(stmt.getRange()))
     return;
-  }
   // The -D params behind this statement, for notes on verifier errors.
   switch (stmt.getKind()) {
   case Stmt::Kind::Expr:
@@ -417,7 +422,10 @@ void Emitter::emitUnrollFor(const ForStmt &stmt, const CallExpr &iter) {
   }
   const ForStmt::Var &var = stmt.vars.front();
   for (int64_t i = 0; i < count; ++i) {
-    if (budgetExceeded || diag.tooManyErrors())
+    // An iteration counts even with nothing in its body (say, statements
+    // dropped by parse errors): nested empty loops expand too.
+    if (budgetExceeded || diag.tooManyErrors() ||
+        spendStatementBudget(stmt.getRange()))
       return;
     pushScope();
     // start + i * step lies in [start, stop), but i * step alone may not

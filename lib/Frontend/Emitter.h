@@ -507,6 +507,9 @@ private:
   void emitBlock(const Body &block);
   void emitStmts(const Body &block);
   void emitStmt(const Stmt &stmt);
+  /// Counts one statement (or one unrolled iteration) against the file's
+  /// budget; true, with the error reported once, when it is spent.
+  bool spendStatementBudget(llvm::SMRange range);
   void emitExprStmt(const ExprStmt &stmt);
   void emitFor(const ForStmt &stmt);
   /// The for-iterator builtins: `for ... in range / unroll / tiles(...)`.
@@ -670,7 +673,8 @@ public:
   /// The kernel being emitted (owned by emitKernel), or null between
   /// kernels.
   KernelState *kernel = nullptr;
-  /// Statements emitted so far in the whole file, against a budget.
+  /// Statements and unrolled iterations emitted so far in the whole file,
+  /// against a budget.
   size_t emittedStmts = 0;
   bool budgetExceeded = false;
 };
