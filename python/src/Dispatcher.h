@@ -83,8 +83,11 @@ public:
 
   /// Launches the plan of these tensors' signature and returns true; false
   /// (nothing launched, no error) when there is none yet or an input is not
-  /// a tensor tilec reads. Throws when the launch itself fails.
-  bool launch(PyObject *const *tensors, size_t count);
+  /// a tensor tilec reads. Throws when the launch itself fails. A retired
+  /// plan misses unless \p evenIfRetired: the slow path launches the plan it
+  /// just recorded, whose better kernel may have become ready meanwhile.
+  bool launch(PyObject *const *tensors, size_t count,
+              bool evenIfRetired = false);
 
   /// Records \p steps (run in order) for the signature of \p tensors.
   /// With \p workspace (a tensor the steps' kWorkspace arguments name), the

@@ -439,6 +439,17 @@ NB_MODULE(_C, m) {
           "Launches the plan of these tensors' signature: False when there "
           "is none (the caller takes the slow path).")
       .def(
+          "launch_recorded",
+          [](Dispatcher &d, nb::args tensors) {
+            PyObject *tuple = tensors.ptr();
+            return d.launch(&PyTuple_GET_ITEM(tuple, 0),
+                            size_t(PyTuple_GET_SIZE(tuple)),
+                            /*evenIfRetired=*/true);
+          },
+          "The slow path's launch of the plan it just recorded: as launch, "
+          "but a plan whose retire flag was set meanwhile (its better "
+          "kernel became ready) still runs this once.")
+      .def(
           "add",
           [](Dispatcher &d, nb::tuple tensors, const KernelRef &kernel,
              nb::list argMap, nb::list then, nb::object workspace,

@@ -153,6 +153,28 @@ class DryRunTest(Base):
                                    accumulate=True)[0])
         self.assertNotIn("SPLIT_K", acc)
 
+    def test_first_call_runs_when_the_tuned_build_finishes_while_it_plans(self):
+        # The tiered JIT's race: the background compile of the configuration
+        # sets the plan's retire flag after plan_kernel returned the quick
+        # build and before the call launches (split K loads the reduce
+        # kernel in between). The call must still run, and the next one
+        # take the slow path again. Seen on the H200 at 128x576x7168.
+        a, b = fp8_inputs(128, 576, 7168)
+        aligned = (a[0], dg.get_mn_major_tma_aligned_tensor(a[1]))
+        d = torch.empty(128, 576, dtype=BF16)
+        real_plan_kernel = _cache.plan_kernel
+
+        def tuned_ready_at_once(*args, **kwargs):
+            kernel, _ = real_plan_kernel(*args, **kwargs)
+            flag = _gemm._runtime.RetireFlag()
+            flag.set()
+            return kernel, flag
+
+        with mock.patch.object(_cache, "plan_kernel", side_effect=tuned_ready_at_once):
+            dg.fp8_gemm_nt(aligned, b, d)
+            with self.assertRaises(AssertionError):  # the plan retired: slow path
+                self.assert_fast_path(lambda: dg.fp8_gemm_nt(aligned, b, d))
+
     def test_bf16_split_k_plan_runs_two_kernels_through_a_workspace(self):
         # M = 1, N = 2112, K = 7168: bf16_gemm_nt's 16x64 tiles split 4 ways,
         # and splitk_reduce follows the BF16 GEMM's config.

@@ -140,6 +140,24 @@ class ExtensionTest(CacheDirTest):
         dispatcher.clear()
         self.assertEqual(len(dispatcher), 0)
 
+    def test_dispatcher_retired_plan_misses_but_runs_once_when_just_recorded(self):
+        # A provisional plan whose better kernel became ready while it was
+        # recorded (the tiered JIT's background compile): later calls miss,
+        # and the call that recorded it still launches it (it used to raise
+        # "the plan just recorded was not found" on the H200, 2026-12-04).
+        kernel = self.C.Bundle(self.bundle).kernel()
+        dispatcher = self.C.Dispatcher(2)
+        x = torch.empty(64, 128, dtype=torch.bfloat16)
+        flag = self.C.RetireFlag()
+        dispatcher.add((x, x), kernel, [(0, False), (1, False)], retire=flag)
+        self.assertTrue(dispatcher.launch(x, x))
+        flag.set()
+        self.assertTrue(flag.is_set)
+        self.assertFalse(dispatcher.launch(x, x), "a retired plan misses")
+        self.assertTrue(dispatcher.launch_recorded(x, x))
+        self.assertFalse(dispatcher.launch_recorded(x, x.half()),
+                         "no plan for another signature")
+
     def test_dispatcher_adds_leading_dims_of_one(self):
         # (input, transposed, n): the input with n leading dims of size 1, as
         # the grouped kernels take a contiguous layout's [M, K] as [1, M, K].
