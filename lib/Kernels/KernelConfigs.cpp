@@ -100,6 +100,9 @@ struct TableRow {
   int64_t maxK = 0;
   /// The row applies only where its tiles (times its splits) are one wave.
   bool oneWave = false;
+  /// Tiles this wide (BLK_N) instead where they take fewer waves than the
+  /// row's and fit (0: never).
+  int64_t widerN = 0;
   /// bf16_gemm_nt: K elements a stage (BLK_K; 0: the family's 64 for bf16,
   /// 128 for fp8) and one K block's wgmmas in flight while the next block's
   /// are issued (MMA_INFLIGHT = 1).
@@ -140,6 +143,9 @@ struct TableRow {
   }
   constexpr TableRow inOneWave() const {
     return with(&TableRow::oneWave, true);
+  }
+  constexpr TableRow widerInFewerWaves(int64_t n) const {
+    return with(&TableRow::widerN, n);
   }
 
 private:
@@ -344,11 +350,15 @@ constexpr TableRow kFp8Table[] = {
         "M <= 16, N > 8192: 16x128 with the B scales from global memory, K "
         "loop unrolled 4 times (0.92-0.95x DeepGEMM at 1x24576x1536 and "
         "1x32768x512, 1.3-1.5x the 64x64 build: run 20 of "
-        "bench/results/2026-12-01-fp8-gemm.md)"}
+        "bench/results/2026-12-01-fp8-gemm.md); 16x192 where that takes "
+        "fewer waves (1x24576x1536: one wave of 128 tiles for two of 192, "
+        "1.08x and 1.11x 16x128's time in two runs; not at 1x32768x512, "
+        "two waves either way, 0.77x: bench/results/2026-12-04-vs-deepgemm.md)"}
         .only1D2D()
         .unrolled(4)
         .globalBScales()
-        .fromN(8193),
+        .fromN(8193)
+        .widerInFewerWaves(192),
     TableRow{
         64, 1024, false, 64, 32,
         "M <= 64, N <= 1024: 64x32, the most CTAs, K loop unrolled 4 times "
@@ -809,6 +819,17 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     }
     int64_t tiles =
         divideCeil(problem.m, blockM) * divideCeil(problem.n, blockN);
+    if (row.widerN) {
+      const int64_t widerTiles =
+          divideCeil(problem.m, blockM) * divideCeil(problem.n, row.widerN);
+      int64_t staged = stagedBlocks;
+      if (divideCeil(widerTiles, smCount) < divideCeil(tiles, smCount) &&
+          chooseStages(family, blockM, row.widerN, blockK, gemmOutBytes,
+                       staged)) {
+        blockN = row.widerN;
+        tiles = widerTiles;
+      }
+    }
     if (row.fillsSms && tiles < smCount)
       continue;
     if (row.oneWave && tiles * row.splits > smCount)

@@ -377,7 +377,11 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       {"fp8_gemm_1d2d", 128, 4096, 7168, nullptr, 64, 64, 12},
       {"fp8_gemm_1d2d", 1, 7168, 16384, nullptr, 16, 64, 12},
       {"fp8_gemm_1d2d", 16, 8192, 2048, nullptr, 16, 64, 12},
-      {"fp8_gemm_1d2d", 1, 24576, 1536, nullptr, 16, 128, 8},
+      // M <= 16 past N = 8192: 16x128, or 16x192 where it takes fewer
+      // waves (one of 128 tiles at N = 24576; two either way at 32768).
+      {"fp8_gemm_1d2d", 1, 24576, 1536, nullptr, 16, 192, 6},
+      {"fp8_gemm_1d2d", 1, 32768, 512, nullptr, 16, 128, 8},
+      {"fp8_gemm_1d2d", 1, 16384, 1536, nullptr, 16, 128, 8},
       {"fp8_gemm_1d2d", 17, 24576, 1536, nullptr, 64, 128, 8},
       {"fp8_gemm_1d2d", 128, 24576, 1536, nullptr, 128, 192, 4},
       {"fp8_gemm_1d2d", 128, 32768, 512, nullptr, 128, 128, 5},
