@@ -341,22 +341,26 @@ constexpr TableRow kFp8Table[] = {
              "M <= 16, N <= 8192: 16x64, a 64-row wgmma over 16 loaded rows, K "
              "loop unrolled 4 times (1.00-1.11x DeepGEMM at 1x7168x2048 and "
              "1x7168x16384, 1.35-1.53x the 64x64 build: run 19 of "
-             "bench/results/2026-12-01-fp8-gemm.md)"}
+             "bench/results/2026-12-01-fp8-gemm.md), the B scales staged "
+             "whatever K (7.0 us at 1x7168x2048 against 8.2 from global "
+             "memory, 1.07x DeepGEMM: "
+             "bench/results/2026-12-04-vs-deepgemm.md)"}
         .only1D2D()
         .unrolled(4)
+        .stagedBScales()
         .fromN(4097),
-    TableRow{
-        16, 0, false, 16, 128,
-        "M <= 16, N > 8192: 16x128 with the B scales from global memory, K "
-        "loop unrolled 4 times (0.92-0.95x DeepGEMM at 1x24576x1536 and "
-        "1x32768x512, 1.3-1.5x the 64x64 build: run 20 of "
-        "bench/results/2026-12-01-fp8-gemm.md); 16x192 where that takes "
-        "fewer waves (1x24576x1536: one wave of 128 tiles for two of 192, "
-        "1.08x and 1.11x 16x128's time in two runs; not at 1x32768x512, "
-        "two waves either way, 0.77x: bench/results/2026-12-04-vs-deepgemm.md)"}
+    TableRow{16, 0, false, 16, 128,
+             "M <= 16, N > 8192: 16x128, K loop unrolled 4 times (0.92-0.95x "
+             "DeepGEMM at 1x24576x1536 and 1x32768x512, 1.3-1.5x the 64x64 "
+             "build: run 20 of bench/results/2026-12-01-fp8-gemm.md), the B "
+             "scales staged whatever K (8.5 us at 1x32768x512 against 9.1 from "
+             "global memory); 16x192 where that takes fewer waves "
+             "(1x24576x1536: one wave of 128 tiles for two of 192, 1.08x and "
+             "1.11x 16x128's time in two runs; not at 1x32768x512, two waves "
+             "either way, 0.77x): bench/results/2026-12-04-vs-deepgemm.md"}
         .only1D2D()
         .unrolled(4)
-        .globalBScales()
+        .stagedBScales()
         .fromN(8193)
         .widerInFewerWaves(192),
     TableRow{
@@ -427,9 +431,13 @@ constexpr TableRow kFp8Table[] = {
              "M <= 128, N <= 8192: one 64-row consumer, 64x128, K blocks in "
              "overlapped pairs (1.21x DeepGEMM at 128x7168x16384, 1.14x at "
              "128x7168x2048, 1.14x the build before: run 32 of "
-             "bench/results/2026-12-02-fp8-gemm.md)"}
+             "bench/results/2026-12-02-fp8-gemm.md), the B scales staged "
+             "whatever K (7.9 us at 128x7168x2048 against 8.7-9.1 from "
+             "global memory: "
+             "bench/results/2026-12-04-vs-deepgemm.md)"}
         .only1D2D()
-        .overlapped(),
+        .overlapped()
+        .stagedBScales(),
     TableRow{128, 24576, false, 128, 192,
              "M <= 128, 8192 < N <= 24576: 128x192, one wave at N = 24576, the "
              "promotion specialised per split, the B scales staged whatever K "
