@@ -825,11 +825,10 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
       if (!blockN)
         continue;
     }
-    int64_t tiles =
-        divideCeil(problem.m, blockM) * divideCeil(problem.n, blockN);
+    const int64_t mBlocks = divideCeil(problem.m, blockM);
+    int64_t tiles = mBlocks * divideCeil(problem.n, blockN);
     if (row.widerN) {
-      const int64_t widerTiles =
-          divideCeil(problem.m, blockM) * divideCeil(problem.n, row.widerN);
+      const int64_t widerTiles = mBlocks * divideCeil(problem.n, row.widerN);
       int64_t staged = stagedBlocks;
       if (divideCeil(widerTiles, smCount) < divideCeil(tiles, smCount) &&
           chooseStages(family, blockM, row.widerN, blockK, gemmOutBytes,

@@ -235,6 +235,14 @@ void launchOn(const KernelRef &kernel, const rt::Arg *args, size_t count,
     raiseError(error);
 }
 
+/// Dispatcher.launch and launch_recorded: the call's positional tensors.
+static bool launchPlan(Dispatcher &dispatcher, nb::args tensors,
+                       bool evenIfRetired) {
+  PyObject *tuple = tensors.ptr();
+  return dispatcher.launch(&PyTuple_GET_ITEM(tuple, 0),
+                           size_t(PyTuple_GET_SIZE(tuple)), evenIfRetired);
+}
+
 void launchOrCheck(const KernelRef &kernel, const rt::Arg *args, size_t count,
                    int32_t device) {
   launchOn(kernel, args, count, currentStreamFor(kernel, device));
@@ -432,19 +440,14 @@ NB_MODULE(_C, m) {
       .def(
           "launch",
           [](Dispatcher &d, nb::args tensors) {
-            PyObject *tuple = tensors.ptr();
-            return d.launch(&PyTuple_GET_ITEM(tuple, 0),
-                            size_t(PyTuple_GET_SIZE(tuple)));
+            return launchPlan(d, tensors, /*evenIfRetired=*/false);
           },
           "Launches the plan of these tensors' signature: False when there "
           "is none (the caller takes the slow path).")
       .def(
           "launch_recorded",
           [](Dispatcher &d, nb::args tensors) {
-            PyObject *tuple = tensors.ptr();
-            return d.launch(&PyTuple_GET_ITEM(tuple, 0),
-                            size_t(PyTuple_GET_SIZE(tuple)),
-                            /*evenIfRetired=*/true);
+            return launchPlan(d, tensors, /*evenIfRetired=*/true);
           },
           "The slow path's launch of the plan it just recorded: as launch, "
           "but a plan whose retire flag was set meanwhile (its better "

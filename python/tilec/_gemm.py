@@ -487,8 +487,14 @@ def _launch(plan: Plan, key: tuple) -> None:
                         problem, retire)
     else:
         target.add(inputs, kernel, plan.arg_map, retire=retire)
+    launch_recorded(target, inputs, plan.function)
+
+
+def launch_recorded(target, inputs: tuple, function: str) -> None:
+    """Launches the plan just recorded in `target` for `inputs` (even where
+    the tiered JIT retired it meanwhile, Dispatcher.launch_recorded)."""
     if not target.launch_recorded(*inputs):
-        raise RuntimeError(f"{plan.function}: the plan just recorded was not "
+        raise RuntimeError(f"{function}: the plan just recorded was not "
                            f"found (a tensor tilec._C cannot read?)")
 
 

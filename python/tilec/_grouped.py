@@ -352,6 +352,4 @@ def launch(plan: GroupedPlan, dispatcher_key: tuple) -> None:
     inputs = tuple(inputs)
     target = _gemm.dispatcher(dispatcher_key, len(inputs))
     target.add(inputs, kernel, plan.arg_map)
-    if not target.launch_recorded(*inputs):
-        raise RuntimeError(f"{plan.function}: the plan just recorded was not "
-                           f"found (a tensor tilec._C cannot read?)")
+    _gemm.launch_recorded(target, inputs, plan.function)
