@@ -491,6 +491,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue() << " on '" << op->getName() << "'";
     return success();
   }
+  if (name == getTestAheadAttrHelper().getName()) {
+    if (!isa<scf::ForOp>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError("'")
+             << name.getValue() << "' must be a unit attribute on an scf.for, "
+             << "got " << attr.getValue() << " on '" << op->getName() << "'";
+    return success();
+  }
   return op->emitError("unknown tile dialect attribute '")
          << name.getValue() << "'";
 }

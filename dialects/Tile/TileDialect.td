@@ -23,7 +23,10 @@ def Tile_Dialect : Dialect {
     "KernelAbiAttr":$kernel_abi,
     "::mlir::IntegerAttr":$arg,
     // On an scf.for: tile-unroll-loops repeats its body this many times.
-    "::mlir::IntegerAttr":$unroll
+    "::mlir::IntegerAttr":$unroll,
+    // On an scf.for: tile-test-ahead tests the next iteration's barrier
+    // waits during this one's MMA wait.
+    "::mlir::UnitAttr":$test_ahead
   );
   let hasOperationAttrVerify = 1;
   let dependentDialects = [

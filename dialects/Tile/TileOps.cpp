@@ -403,6 +403,12 @@ LogicalResult BarrierWaitOp::verify() {
   return verifyBarrierIndex(*this, getBarrier(), getIndex());
 }
 
+LogicalResult BarrierTestOp::verify() {
+  if (cast<BarrierType>(getBarrier().getType()).getRemote())
+    return emitOpError("cannot test a remote barrier; test the local one");
+  return verifyBarrierIndex(*this, getBarrier(), getIndex());
+}
+
 //===----------------------------------------------------------------------===//
 // Pipeline
 //===----------------------------------------------------------------------===//

@@ -286,6 +286,11 @@ def Tile_BarrierWaitOp : Tile_Op<"barrier.wait"> {
   let description = [{
     `tile.barrier.wait %full[%s], %phase : !tile.barrier<tma, 4>`
 
+    With `unless %ready`, a thread whose `%ready` holds goes on at once:
+    `%ready` is a tile.barrier.test of the same barrier, index and phase
+    taken earlier (tile-test-ahead), which saw the phase complete.
+    `tile.barrier.wait %full[%s], %phase unless %ready : !tile.barrier<tma, 4>`
+
     With `debug_barrier` (and `debug_role`), which tile-debug-hangs sets for
     `tilec --debug-hangs`, the wait is a bounded spin: after about 4.3 s
     (2^32 ns of %globaltimer) without the phase completing, the lowest
@@ -293,9 +298,29 @@ def Tile_BarrierWaitOp : Tile_Op<"barrier.wait"> {
     stage and phase with vprintf and the thread traps (docs/protocol.md).
   }];
   let arguments = (ins Arg<Tile_AnyBarrier, "", [MemRead, MemWrite]>:$barrier,
-                       I32:$index, I32:$phase,
+                       I32:$index, I32:$phase, Optional<I1>:$ready,
                        OptionalAttr<StrAttr>:$debug_role,
                        OptionalAttr<StrAttr>:$debug_barrier);
+  let assemblyFormat = [{
+    $barrier `[` $index `]` `,` $phase (`unless` $ready^)? attr-dict `:` type($barrier)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierTestOp : Tile_Op<"barrier.test"> {
+  let summary = "whether barrier `index` has completed phase `phase`, without waiting";
+  let description = [{
+    A non-blocking test (mbarrier.test_wait.parity, acquire semantics when
+    it returns true). tile-test-ahead tests the next K block's stage while
+    the current block's MMA runs and hands the result to that block's wait
+    as `unless %ready`: a wait whose phase has already been seen complete
+    spins no more, so the test's latency is hidden under the MMA instead of
+    exposed at the top of every iteration (CUTLASS's consumer_try_wait).
+    `%r = tile.barrier.test %full[%s], %phase : !tile.barrier<tma, 4>`
+  }];
+  let arguments = (ins Arg<Tile_AnyBarrier, "", [MemRead]>:$barrier,
+                       I32:$index, I32:$phase);
+  let results = (outs I1:$ready);
   let assemblyFormat =
       "$barrier `[` $index `]` `,` $phase attr-dict `:` type($barrier)";
   let hasVerifier = 1;

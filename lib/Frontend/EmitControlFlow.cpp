@@ -294,13 +294,18 @@ void Emitter::emitFor(const ForStmt &stmt) {
             hint);
 }
 
+/// range(...)'s keyword arguments, null when absent.
+struct RangeKeywords {
+  const Expr *unroll = nullptr;    // unroll = N
+  const Expr *testAhead = nullptr; // test_ahead = 0 or 1
+};
+
 /// The bounds of range(...) and unroll(...): (stop), (start, stop) or
-/// (start, stop, step); `unrollFactor`, when given, takes range's
-/// `unroll = N` keyword (null when absent).
+/// (start, stop, step); `keywords`, when given, takes range's keywords.
 static bool rangeArgs(Emitter &emitter, const ForStmt &stmt,
                       const CallExpr &call, llvm::StringRef name,
                       const Expr *&start, const Expr *&stop, const Expr *&step,
-                      const Expr **unrollFactor = nullptr) {
+                      RangeKeywords *keywords = nullptr) {
   if (stmt.vars.size() != 1) {
     emitter.error(stmt.vars[1].range,
                   name + "(...) gives one loop variable, not " +
@@ -308,18 +313,27 @@ static bool rangeArgs(Emitter &emitter, const ForStmt &stmt,
     return false;
   }
   for (const KeywordArg &keyword : call.keywords) {
-    if (unrollFactor && keyword.name == "unroll" && !*unrollFactor) {
-      *unrollFactor = keyword.value.get();
+    const Expr **slot = nullptr;
+    if (keywords && keyword.name == "unroll")
+      slot = &keywords->unroll;
+    else if (keywords && keyword.name == "test_ahead")
+      slot = &keywords->testAhead;
+    if (slot && !*slot) {
+      *slot = keyword.value.get();
       continue;
     }
-    emitter.error(keyword.nameRange,
-                  unrollFactor
-                      ? name +
-                            "(...) takes one keyword argument, 'unroll'; "
-                            "write " +
-                            name + "(start, stop, step, unroll = N)"
-                      : name + "(...) takes no keyword arguments; write " +
-                            name + "(start, stop, step)");
+    if (slot) {
+      emitter.error(keyword.nameRange, "'" + keyword.name + "' is given twice");
+      return false;
+    }
+    emitter.error(
+        keyword.nameRange,
+        keywords ? name +
+                       "(...) takes the keyword arguments 'unroll' and "
+                       "'test_ahead'; write " +
+                       name + "(start, stop, step, unroll = N, test_ahead = 1)"
+                 : name + "(...) takes no keyword arguments; write " + name +
+                       "(start, stop, step)");
     return false;
   }
   if (call.args.empty() || call.args.size() > 3) {
@@ -334,10 +348,12 @@ static bool rangeArgs(Emitter &emitter, const ForStmt &stmt,
 }
 
 void Emitter::emitRangeFor(const ForStmt &stmt, const CallExpr &iter) {
-  const Expr *startExpr, *stopExpr, *stepExpr, *unrollExpr = nullptr;
+  const Expr *startExpr, *stopExpr, *stepExpr;
+  RangeKeywords keywords;
   if (!rangeArgs(*this, stmt, iter, "range", startExpr, stopExpr, stepExpr,
-                 &unrollExpr))
+                 &keywords))
     return;
+  const Expr *unrollExpr = keywords.unroll;
   // `unroll = N`: tile-unroll-loops repeats the body N times per iteration
   // (and runs the rest in a remainder loop) once the loop holds NVVM ops.
   int64_t unrollFactor = 1;
@@ -354,6 +370,22 @@ void Emitter::emitRangeFor(const ForStmt &stmt, const CallExpr &iter) {
       return;
     }
     unrollFactor = *factor;
+  }
+  // `test_ahead = 1`: tile-test-ahead tests each next iteration's barrier
+  // wait during this iteration's MMA wait.
+  bool testAhead = false;
+  if (keywords.testAhead) {
+    std::optional<int64_t> flag =
+        evalConstInt(*keywords.testAhead, "test_ahead");
+    if (!flag)
+      return;
+    if (*flag != 0 && *flag != 1) {
+      error(keywords.testAhead->getRange(),
+            "test_ahead must be 0 or 1, got " + llvm::Twine(*flag));
+      noteParamsIn(*keywords.testAhead);
+      return;
+    }
+    testAhead = *flag == 1;
   }
   Location l = loc(stmt.getLoc());
   Value lb = startExpr ? evalI32(*startExpr, "a loop bound")
@@ -383,6 +415,9 @@ void Emitter::emitRangeFor(const ForStmt &stmt, const CallExpr &iter) {
   if (loop && unrollFactor > 1)
     tile::TileDialect::UnrollAttrHelper(builder.getContext())
         .setAttr(loop, builder.getI64IntegerAttr(unrollFactor));
+  if (loop && testAhead)
+    tile::TileDialect::TestAheadAttrHelper(builder.getContext())
+        .setAttr(loop, builder.getUnitAttr());
 }
 
 void Emitter::emitUnrollFor(const ForStmt &stmt, const CallExpr &iter) {

@@ -227,7 +227,7 @@ Val Emitter::emitBarrierWait(const CallExpr &call, Value barrier) {
   if (!stage || !phase)
     return Val::error();
   tile::BarrierWaitOp::create(builder, l, barrier, stage, phase,
-                              /*debug_role=*/nullptr,
+                              /*ready=*/Value(), /*debug_role=*/nullptr,
                               /*debug_barrier=*/nullptr);
   return Val::error();
 }

@@ -29,6 +29,7 @@ void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm,
   kernelPM.addPass(tile::createTileAllocateSharedMemory());
   kernelPM.addPass(tile::createTileAssignNamedBarriers());
   kernelPM.addPass(tile::createTileLowerPipelines());
+  kernelPM.addPass(tile::createTileTestAhead());
   kernelPM.addPass(tile::createTileDispatch());
   tile::TileConvertToNVVMOptions conversion;
   conversion.verifyResult = verifyConversion;

@@ -214,6 +214,64 @@ def TileLowerPipelines : Pass<"tile-lower-pipelines", "::mlir::tile::KernelOp"> 
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileTestAhead : Pass<"tile-test-ahead", "::mlir::tile::KernelOp"> {
+  let summary = "Test the next iteration's barrier waits while this one's MMA runs";
+  let description = [{
+    For each scf.for a spec marked with `range(..., test_ahead = 1)`
+    (`tile.test_ahead`): each barrier wait at the top level of its body
+    that a `tile.gemm_wait` follows gets a `tile.barrier.test` of the stage
+    and phase it will wait for in the next iteration, placed before that
+    gemm_wait, and the test's result carried round the loop to the wait as
+    `unless %ready`. The next stage and phase are computed from the values
+    the body yields, by clones of the pure ops that compute them; a wait
+    whose index or phase depends on anything else (a load, an op in a
+    nested region) is left as it is.
+
+    Why: the wait at the top of a K loop is a try_wait whose predicate a
+    branch needs at once; its latency is exposed on every K block, and
+    ptxas moves no instruction across the back edge (DeepGEMM's K loop,
+    unrolled 8 times, lets ptxas issue the next block's try_wait under the
+    promotion instead; bench/results/2026-12-04-vs-deepgemm.md). The test
+    is non-blocking and the wait still spins when it saw the phase
+    incomplete, so the change is correct whatever the timing: the stage a
+    consumer has not released cannot complete a second phase before its
+    wait.
+
+    Before:
+    ```mlir
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%ps = %init) -> (i32) : i32 {
+      %s = arith.andi %ps, %c2147483647 : i32
+      %ph = arith.shrui %ps, %c31 : i32
+      tile.barrier.wait %full[%s], %ph : !tile.barrier<tma, 4>
+      %t = tile.gemm_async ...
+      tile.gemm_commit
+      %d = tile.gemm_wait %t pending 0 : ...
+      %next = ... (advance %ps)
+      scf.yield %next : i32
+    } {tile.test_ahead}
+    ```
+    After:
+    ```mlir
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%ps = %init, %ready = %false) -> (i32, i1) : i32 {
+      %s = arith.andi %ps, %c2147483647 : i32
+      %ph = arith.shrui %ps, %c31 : i32
+      tile.barrier.wait %full[%s], %ph unless %ready : !tile.barrier<tma, 4>
+      %t = tile.gemm_async ...
+      tile.gemm_commit
+      %next2 = ... (advance %ps, cloned)
+      %s2 = arith.andi %next2, %c2147483647 : i32
+      %ph2 = arith.shrui %next2, %c31 : i32
+      %test = tile.barrier.test %full[%s2], %ph2 : !tile.barrier<tma, 4>
+      %d = tile.gemm_wait %t pending 0 : ...
+      %next = ... (advance %ps)
+      scf.yield %next, %test : i32, i1
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileDispatch : Pass<"tile-dispatch", "::mlir::tile::KernelOp"> {
   let summary = "Choose TMA, wgmma or tcgen05 for each async op and check it is legal";
   let description = [{

@@ -247,6 +247,16 @@ LogicalResult lowerWait(BarrierWaitOp op, BarrierWaitOp::Adaptor adaptor,
   Location loc = op.getLoc();
   Value bar =
       barrierAt(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex());
+  // `unless %ready`: the spin runs only where an earlier test has not seen
+  // the phase complete.
+  OpBuilder::InsertionGuard guard(rewriter);
+  if (Value ready = adaptor.getReady()) {
+    Value notReady = arith::XOrIOp::create(
+        rewriter, loc, ready,
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1));
+    auto ifOp = scf::IfOp::create(rewriter, loc, notReady, false);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+  }
   if (op.getDebugBarrier()) {
     lowerBoundedWait(op, bar, adaptor.getIndex(), adaptor.getPhase(), rewriter);
     rewriter.eraseOp(op);
@@ -259,6 +269,17 @@ LogicalResult lowerWait(BarrierWaitOp op, BarrierWaitOp::Adaptor adaptor,
   return success();
 }
 
+/// mbarrier.test_wait.parity: non-blocking, acquire when it returns true.
+LogicalResult lowerTest(BarrierTestOp op, BarrierTestOp::Adaptor adaptor,
+                        ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Value bar =
+      barrierAt(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex());
+  rewriter.replaceOpWithNewOp<NVVM::MBarrierTestWaitOp>(
+      op, rewriter.getI1Type(), bar, adaptor.getPhase());
+  return success();
+}
+
 } // namespace
 
 void mlir::tile::populateTileBarriersToNVVMPatterns(
@@ -267,5 +288,6 @@ void mlir::tile::populateTileBarriersToNVVMPatterns(
                OpLowering<BarrierAllocOp, lowerBarrierAlloc>,
                OpLowering<BarrierRemoteViewOp, lowerRemoteView>,
                OpLowering<BarrierArriveOp, lowerArrive>,
-               OpLowering<BarrierWaitOp, lowerWait>>(converter);
+               OpLowering<BarrierWaitOp, lowerWait>,
+               OpLowering<BarrierTestOp, lowerTest>>(converter);
 }

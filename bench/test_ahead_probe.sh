@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# One device call: does testing the next K block's full barrier during the
+# current block's wgmma (range(..., test_ahead = 1), tile-test-ahead) close
+# the FP8 large-shape gap to DeepGEMM, alone and with the K loop unrolled?
+# The question comes from bench/results/2026-12-04-vs-deepgemm.md's last
+# section (the wait's try_wait exposed once per K block).
+#
+#   bash bench/test_ahead_probe.sh COMMIT dense     (the FP8 dense variants)
+#   bash bench/test_ahead_probe.sh COMMIT grouped   (grouped FP8 and MQA)
+#
+# On the GPU machine with the package installed and DeepGEMM importable.
+# Writes $OUT/ta-*.md and prints tilec / DeepGEMM per shape and variant
+# last. Each step has a time-out so that the whole fits one 600 s command.
+set -uo pipefail
+commit=${1:-unknown}
+what=${2:-dense}
+out=${OUT:-/tmp/test-ahead-probe}
+work=/tmp/test-ahead-probe-work
+mkdir -p "$out" "$work"
+dense=${DENSE_SHAPES:-4096x7168x16384,4096x4096x7168,8192x8192x8192,4096x24576x1536}
+start=$(date +%s)
+
+step() {
+  local name=$1 limit=$2
+  shift 2
+  timeout "$limit" "$@" > "$work/$name.log" 2>&1
+  echo "$name: rc $? at $(($(date +%s) - start)) s"
+  cp "$work/$name.log" "$out/ta-$name.log" 2>/dev/null
+}
+
+dense_run() {
+  local name=$1
+  shift
+  step "$name" 130 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
+    --shapes "$dense" "$@" --markdown "$out/ta-$name.md"
+}
+
+if [ "$what" = dense ]; then
+  dense_run pick
+  dense_run ta1 --define TEST_AHEAD=1
+  dense_run u2 --define UNROLL=2
+  dense_run ta1-u2 --define TEST_AHEAD=1 --define UNROLL=2
+else
+  step grouped-ta1 200 python3 bench/py_grouped_check.py --kinds fp8 \
+    --define-kind fp8 --define TEST_AHEAD=1 --markdown "$out/ta-grouped-ta1.md"
+  step mqa-base 120 python3 bench/py_mqa_bench.py --markdown "$out/ta-mqa-base.md"
+  step mqa-ta1 120 python3 bench/py_mqa_bench.py --define TEST_AHEAD=1 \
+    --markdown "$out/ta-mqa-ta1.md"
+fi
+
+for f in "$out"/ta-*.md; do
+  echo "== $(basename "$f")"
+  grep -E '^\| [0-9]+ \|' "$f" | awk -F'|' '{print $2, $3, $4, $(NF-2)}'
+  grep -iE 'geometric' "$f" | head -5
+done
