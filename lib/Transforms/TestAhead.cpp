@@ -150,6 +150,17 @@ unsigned testAhead(scf::ForOp loop) {
     // drops them.
     if (!phase)
       continue;
+    // The last iteration tests a wait that never comes: where its index
+    // would lie past the array (a stage taken from the loop index, say),
+    // it tests this iteration's barrier instead, so that the test reads an
+    // mbarrier whatever the bounds.
+    Location loc = wait.getLoc();
+    Value nextIv = arith::AddIOp::create(builder, loc, loop.getInductionVar(),
+                                         loop.getStep());
+    Value exists = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::slt, nextIv, loop.getUpperBound());
+    index =
+        arith::SelectOp::create(builder, loc, exists, index, wait.getIndex());
     Value ready = BarrierTestOp::create(
         builder, wait.getLoc(), builder.getI1Type(), barrier, index, phase);
     tested.push_back({wait, ready});
