@@ -214,3 +214,22 @@ tile.kernel @predicated_arrive() attributes {target = #tile.target<sm_90a>, warp
     tile.barrier.arrive %peer[%c0] : !tile.barrier<threads, 2, remote>
   }
 }
+
+// -----
+
+// tile.barrier.test is mbarrier.test_wait.parity; a wait `unless %ready`
+// spins (try_wait.parity) only where %ready is false.
+// CHECK-LABEL: llvm.func @test_then_wait(
+// CHECK: %[[READY:.*]] = nvvm.mbarrier.test.wait %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32 -> i1
+// CHECK: %[[NOT:.*]] = arith.xori %[[READY]], %{{.*}} : i1
+// CHECK: scf.if %[[NOT]] {
+// CHECK-NOT: }
+// CHECK: nvvm.mbarrier.try_wait.parity %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32, i32
+// CHECK-NEXT: }
+tile.kernel @test_then_wait() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 2>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ready = tile.barrier.test %full[%c1], %c0 : !tile.barrier<tma, 2>
+  tile.barrier.wait %full[%c1], %c0 unless %ready : !tile.barrier<tma, 2>
+}

@@ -202,6 +202,26 @@ tile.kernel @wait_remote() attributes {target = #tile.target<sm_90a>, warpgroups
 
 // -----
 
+tile.kernel @test_remote() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, cluster = array<i64: 2, 1, 1>, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %r = tile.barrier.remote_view %b cta 0 : !tile.barrier<tma, 1> -> !tile.barrier<tma, 1, remote>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.barrier.test' op cannot test a remote barrier; test the local one}}
+  %t = tile.barrier.test %r[%c0], %c0 : !tile.barrier<tma, 1, remote>
+}
+
+// -----
+
+tile.kernel @test_index() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %b = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 2>
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  // expected-error @below {{'tile.barrier.test' op barrier index 2 is out of range for an array of 2 barriers}}
+  %t = tile.barrier.test %b[%c2], %c0 : !tile.barrier<tma, 2>
+}
+
+// -----
+
 tile.kernel @pipeline_phase() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.pipeline.init' op phase must be 0 or 1, got 2}}
   %p = tile.pipeline.init phase 2 : !tile.pipeline<4>
@@ -1576,6 +1596,26 @@ func.func @unroll_factor(%n: index) {
   // expected-error @below {{'tile.unroll' must be an integer of at least 2 on an scf.for, got 1 : i64 on 'scf.for'}}
   scf.for %i = %c0 to %n step %c1 {
   } {tile.unroll = 1 : i64}
+  return
+}
+
+// -----
+
+// tile.test_ahead marks an scf.for for tile-test-ahead.
+func.func @test_ahead_not_a_loop() {
+  // expected-error @below {{'tile.test_ahead' must be a unit attribute on an scf.for, got unit on 'arith.constant'}}
+  %c0 = arith.constant {tile.test_ahead} 0 : index
+  return
+}
+
+// -----
+
+func.func @test_ahead_value(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'tile.test_ahead' must be a unit attribute on an scf.for, got 1 : i64 on 'scf.for'}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {tile.test_ahead = 1 : i64}
   return
 }
 

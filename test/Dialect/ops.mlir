@@ -86,6 +86,10 @@ tile.kernel @hopper_ws_gemm(%A: !tile.global<?x?xbf16>, %B: !tile.global<?x?xbf1
         %s = tile.pipeline.stage %ps : !tile.pipeline<4>
         %ph = tile.pipeline.phase %ps : !tile.pipeline<4>
         tile.barrier.wait %full[%s], %ph : !tile.barrier<tma, 4>
+        // CHECK: %[[READY:.*]] = tile.barrier.test %{{.*}}[%{{.*}}], %{{.*}} : !tile.barrier<tma, 4>
+        %ready = tile.barrier.test %full[%s], %ph : !tile.barrier<tma, 4>
+        // CHECK: tile.barrier.wait %{{.*}}[%{{.*}}], %{{.*}} unless %[[READY]] : !tile.barrier<tma, 4>
+        tile.barrier.wait %full[%s], %ph unless %ready : !tile.barrier<tma, 4>
         // CHECK: tile.gemm_async %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}] {dispatch = #tile.gemm_dispatch<wgmma>} : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<4x128x64xbf16, swizzle_128b>, !tile.smem<4x256x64xbf16, swizzle_128b> -> !tile.frag<64x256xf32, wgmma_acc>
         %acc1 = tile.gemm_async %acc_i, %a[%s, %row], %b[%s, %c0] {dispatch = #tile.gemm_dispatch<wgmma>}
             : !tile.frag<64x256xf32, wgmma_acc>, !tile.smem<4x128x64xbf16, swizzle_128b>,
