@@ -7,6 +7,7 @@
 #
 #   bash bench/test_ahead_probe.sh COMMIT dense     (the FP8 dense variants)
 #   bash bench/test_ahead_probe.sh COMMIT grouped   (grouped FP8 and MQA)
+#   bash bench/test_ahead_probe.sh COMMIT all       (the decisive runs of both)
 #
 # On the GPU machine with the package installed and DeepGEMM importable.
 # Writes $OUT/ta-*.md and prints tilec / DeepGEMM per shape and variant
@@ -20,9 +21,15 @@ mkdir -p "$out" "$work"
 dense=${DENSE_SHAPES:-4096x7168x16384,4096x4096x7168,8192x8192x8192,4096x24576x1536}
 start=$(date +%s)
 
+# A step starts only where its time-out still ends before BUDGET s (one
+# device command runs at most 600 s).
+budget=${BUDGET:-570}
 step() {
   local name=$1 limit=$2
   shift 2
+  local left=$((budget - ($(date +%s) - start)))
+  if [ "$left" -lt 30 ]; then echo "$name: skipped (no time left)"; return; fi
+  [ "$limit" -gt "$left" ] && limit=$left
   timeout "$limit" "$@" > "$work/$name.log" 2>&1
   echo "$name: rc $? at $(($(date +%s) - start)) s"
   cp "$work/$name.log" "$out/ta-$name.log" 2>/dev/null
@@ -31,21 +38,23 @@ step() {
 dense_run() {
   local name=$1
   shift
-  step "$name" 130 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
+  step "$name" 110 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
     --shapes "$dense" "$@" --markdown "$out/ta-$name.md"
 }
 
-if [ "$what" = dense ]; then
+if [ "$what" = dense ] || [ "$what" = all ]; then
   dense_run pick
   dense_run ta1 --define TEST_AHEAD=1
-  dense_run u2 --define UNROLL=2
   dense_run ta1-u2 --define TEST_AHEAD=1 --define UNROLL=2
-else
+  [ "$what" = dense ] && dense_run u2 --define UNROLL=2
+fi
+if [ "$what" = grouped ] || [ "$what" = all ]; then
   step grouped-ta1 200 python3 bench/py_grouped_check.py --kinds fp8 \
     --define-kind fp8 --define TEST_AHEAD=1 --markdown "$out/ta-grouped-ta1.md"
-  step mqa-base 120 python3 bench/py_mqa_bench.py --markdown "$out/ta-mqa-base.md"
   step mqa-ta1 120 python3 bench/py_mqa_bench.py --define TEST_AHEAD=1 \
     --markdown "$out/ta-mqa-ta1.md"
+  [ "$what" = grouped ] && step mqa-base 120 python3 bench/py_mqa_bench.py \
+    --markdown "$out/ta-mqa-base.md"
 fi
 
 for f in "$out"/ta-*.md; do
