@@ -45,16 +45,7 @@ public:
       return v;
     if (Value known = currentMap.lookupOrNull(v))
       return known;
-    Operation *def = v.getDefiningOp();
-    if (!def || !isMemoryEffectFree(def) || def->getNumRegions() != 0)
-      return {};
-    SmallVector<Value> operands;
-    for (Value operand : def->getOperands()) {
-      operands.push_back(current(operand));
-      if (!operands.back())
-        return {};
-    }
-    return cloneWith(def, operands, currentMap, v);
+    return rebuild(v, /*nextIteration=*/false);
   }
 
   /// `v` in the next iteration, computed at the insertion point from this
@@ -80,17 +71,9 @@ public:
         nextMap.map(v, result);
       return result;
     }
-    Operation *def = v.getDefiningOp();
-    if (def->getBlock() != loop.getBody() || !isMemoryEffectFree(def) ||
-        def->getNumRegions() != 0)
+    if (v.getDefiningOp()->getBlock() != loop.getBody())
       return {};
-    SmallVector<Value> operands;
-    for (Value operand : def->getOperands()) {
-      operands.push_back(next(operand));
-      if (!operands.back())
-        return {};
-    }
-    return cloneWith(def, operands, nextMap, v);
+    return rebuild(v, /*nextIteration=*/true);
   }
 
 private:
@@ -107,11 +90,21 @@ private:
            def->isBeforeInBlock(&*builder.getInsertionPoint());
   }
 
-  Value cloneWith(Operation *def, ArrayRef<Value> operands, IRMapping &map,
-                  Value v) {
+  /// A clone of `v`'s pure, region-free defining op on the operands'
+  /// current or next values; null for anything else.
+  Value rebuild(Value v, bool nextIteration) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !isMemoryEffectFree(def) || def->getNumRegions() != 0)
+      return {};
     IRMapping operandMap;
-    operandMap.map(def->getOperands(), operands);
+    for (Value operand : def->getOperands()) {
+      Value value = nextIteration ? next(operand) : current(operand);
+      if (!value)
+        return {};
+      operandMap.map(operand, value);
+    }
     Operation *copy = builder.clone(*def, operandMap);
+    IRMapping &map = nextIteration ? nextMap : currentMap;
     for (auto [from, to] : llvm::zip(def->getResults(), copy->getResults()))
       map.map(from, to);
     return map.lookup(v);
