@@ -28,8 +28,10 @@ void tilec::buildTileToLLVMPipeline(mlir::OpPassManager &pm,
   kernelPM.addPass(tile::createTileWarpSpecialize());
   kernelPM.addPass(tile::createTileAllocateSharedMemory());
   kernelPM.addPass(tile::createTileAssignNamedBarriers());
-  kernelPM.addPass(tile::createTileLowerPipelines());
+  // Before the pipeline states become integers: a stage is then known to
+  // index its barrier array in range.
   kernelPM.addPass(tile::createTileTestAhead());
+  kernelPM.addPass(tile::createTileLowerPipelines());
   kernelPM.addPass(tile::createTileDispatch());
   tile::TileConvertToNVVMOptions conversion;
   conversion.verifyResult = verifyConversion;

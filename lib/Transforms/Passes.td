@@ -237,34 +237,40 @@ def TileTestAhead : Pass<"tile-test-ahead", "::mlir::tile::KernelOp"> {
     consumer has not released cannot complete a second phase before its
     wait.
 
+    The pipeline runs it before tile-lower-pipelines: the stage of a
+    pipeline state indexes a barrier array as deep as its ring in range, so
+    the test needs no guard. Any other index (a stage from the loop
+    variable, say) is guarded: past the last iteration the test reads this
+    iteration's barrier instead of one that may lie past the array.
+
     Before:
     ```mlir
-    %r = scf.for %k = %c0 to %n step %c1 iter_args(%ps = %init) -> (i32) : i32 {
-      %s = arith.andi %ps, %c2147483647 : i32
-      %ph = arith.shrui %ps, %c31 : i32
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%ps = %ps0) -> (!tile.pipeline<4>) : i32 {
+      %s = tile.pipeline.stage %ps : !tile.pipeline<4>
+      %ph = tile.pipeline.phase %ps : !tile.pipeline<4>
       tile.barrier.wait %full[%s], %ph : !tile.barrier<tma, 4>
       %t = tile.gemm_async ...
       tile.gemm_commit
       %d = tile.gemm_wait %t pending 0 : ...
-      %next = ... (advance %ps)
-      scf.yield %next : i32
+      %next = tile.pipeline.advance %ps : !tile.pipeline<4>
+      scf.yield %next : !tile.pipeline<4>
     } {tile.test_ahead}
     ```
     After:
     ```mlir
-    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%ps = %init, %ready = %false) -> (i32, i1) : i32 {
-      %s = arith.andi %ps, %c2147483647 : i32
-      %ph = arith.shrui %ps, %c31 : i32
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%ps = %ps0, %ready = %false) -> (!tile.pipeline<4>, i1) : i32 {
+      %s = tile.pipeline.stage %ps : !tile.pipeline<4>
+      %ph = tile.pipeline.phase %ps : !tile.pipeline<4>
       tile.barrier.wait %full[%s], %ph unless %ready : !tile.barrier<tma, 4>
       %t = tile.gemm_async ...
       tile.gemm_commit
-      %next2 = ... (advance %ps, cloned)
-      %s2 = arith.andi %next2, %c2147483647 : i32
-      %ph2 = arith.shrui %next2, %c31 : i32
+      %next2 = tile.pipeline.advance %ps : !tile.pipeline<4>
+      %s2 = tile.pipeline.stage %next2 : !tile.pipeline<4>
+      %ph2 = tile.pipeline.phase %next2 : !tile.pipeline<4>
       %test = tile.barrier.test %full[%s2], %ph2 : !tile.barrier<tma, 4>
       %d = tile.gemm_wait %t pending 0 : ...
-      %next = ... (advance %ps)
-      scf.yield %next, %test : i32, i1
+      %next = tile.pipeline.advance %ps : !tile.pipeline<4>
+      scf.yield %next, %test : !tile.pipeline<4>, i1
     }
     ```
   }];

@@ -124,6 +124,14 @@ Operation *mmaWaitAfter(BarrierWaitOp wait) {
   return nullptr;
 }
 
+/// Whether `index` indexes `barrier` in range whatever its value: the stage
+/// of a pipeline state no deeper than the array.
+bool stageInRange(Value index, BarrierType barrier) {
+  auto stage = index.getDefiningOp<PipelineStageOp>();
+  return stage && cast<PipelineType>(stage.getState().getType()).getDepth() <=
+                      barrier.getDepth();
+}
+
 /// Tests each of `loop`'s top-level barrier waits one iteration ahead.
 /// Returns the number of waits given a test.
 unsigned testAhead(scf::ForOp loop) {
@@ -144,16 +152,19 @@ unsigned testAhead(scf::ForOp loop) {
     if (!phase)
       continue;
     // The last iteration tests a wait that never comes: where its index
-    // would lie past the array (a stage taken from the loop index, say),
-    // it tests this iteration's barrier instead, so that the test reads an
-    // mbarrier whatever the bounds.
+    // could lie past the array (a stage taken from the loop index, say), it
+    // tests this iteration's barrier instead, so that the test reads an
+    // mbarrier whatever the bounds. A pipeline state's stage is in range.
     Location loc = wait.getLoc();
-    Value nextIv = arith::AddIOp::create(builder, loc, loop.getInductionVar(),
-                                         loop.getStep());
-    Value exists = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::slt, nextIv, loop.getUpperBound());
-    index =
-        arith::SelectOp::create(builder, loc, exists, index, wait.getIndex());
+    if (!stageInRange(index, cast<BarrierType>(barrier.getType()))) {
+      Value nextIv = arith::AddIOp::create(builder, loc, loop.getInductionVar(),
+                                           loop.getStep());
+      Value exists =
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, nextIv,
+                                loop.getUpperBound());
+      index =
+          arith::SelectOp::create(builder, loc, exists, index, wait.getIndex());
+    }
     Value ready = BarrierTestOp::create(
         builder, wait.getLoc(), builder.getI1Type(), barrier, index, phase);
     tested.push_back({wait, ready});

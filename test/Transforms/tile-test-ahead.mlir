@@ -112,3 +112,36 @@ tile.kernel @untouched(%G: !tile.global<?xi32>) attributes {target = #tile.targe
     %d = tile.gemm_wait %t pending 0 : !tile.frag<64x64xf32, wgmma_acc>
   } {tile.test_ahead}
 }
+
+// -----
+
+// Before tile-lower-pipelines (where the pipeline runs it): the next stage
+// and phase are those of the advanced state, and a pipeline's stage indexes
+// a barrier array as deep as the ring in range, so the test needs no guard.
+// CHECK-LABEL: tile.kernel @pipeline_state(
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PS:.*]] = %{{.*}}, %[[READY:.*]] = %{{.*}}) -> (!tile.pipeline<4>, i1) : i32 {
+// CHECK: tile.barrier.wait %{{.*}}[%{{.*}}], %{{.*}} unless %[[READY]] : !tile.barrier<tma, 4>
+// CHECK: %[[NEXT:.*]] = tile.pipeline.advance %[[PS]] : !tile.pipeline<4>
+// CHECK-NEXT: %[[S:.*]] = tile.pipeline.stage %[[NEXT]] : !tile.pipeline<4>
+// CHECK-NEXT: %[[PH:.*]] = tile.pipeline.phase %[[NEXT]] : !tile.pipeline<4>
+// CHECK-NEXT: %[[TEST:.*]] = tile.barrier.test %{{.*}}[%[[S]]], %[[PH]] : !tile.barrier<tma, 4>
+// CHECK-NEXT: tile.gemm_wait
+// CHECK: scf.yield %{{.*}}, %[[TEST]] : !tile.pipeline<4>, i1
+tile.kernel @pipeline_state(%n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<4x64x64xbf16, swizzle_128b>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 4>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %ps0 = tile.pipeline.init phase 0 : !tile.pipeline<4>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%ps = %ps0) -> (!tile.pipeline<4>) : i32 {
+    %s = tile.pipeline.stage %ps : !tile.pipeline<4>
+    %ph = tile.pipeline.phase %ps : !tile.pipeline<4>
+    tile.barrier.wait %full[%s], %ph : !tile.barrier<tma, 4>
+    %t = tile.gemm_async %z, %a[%s, %c0], %a[%s, %c0] : !tile.frag<64x64xf32, wgmma_acc>, !tile.smem<4x64x64xbf16, swizzle_128b>, !tile.smem<4x64x64xbf16, swizzle_128b> -> !tile.frag<64x64xf32, wgmma_acc>
+    tile.gemm_commit
+    %d = tile.gemm_wait %t pending 0 : !tile.frag<64x64xf32, wgmma_acc>
+    %next = tile.pipeline.advance %ps : !tile.pipeline<4>
+    scf.yield %next : !tile.pipeline<4>
+  } {tile.test_ahead}
+}
