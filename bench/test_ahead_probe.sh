@@ -8,6 +8,7 @@
 #   bash bench/test_ahead_probe.sh COMMIT dense     (the FP8 dense variants)
 #   bash bench/test_ahead_probe.sh COMMIT grouped   (grouped FP8 and MQA)
 #   bash bench/test_ahead_probe.sh COMMIT all       (the decisive runs of both)
+#   bash bench/test_ahead_probe.sh COMMIT record    (A/B, then the FP8 compass with it)
 #
 # On the GPU machine with the package installed and DeepGEMM importable.
 # Writes $OUT/ta-*.md and prints tilec / DeepGEMM per shape and variant
@@ -50,7 +51,16 @@ if [ "$what" = dense ] || [ "$what" = all ]; then
   dense_run ta1-u2 --define TEST_AHEAD=1 --define UNROLL=2
   [ "$what" = dense ] && dense_run u2 --define UNROLL=2
 fi
-if [ "$what" = grouped ] || [ "$what" = all ]; then
+if [ "$what" = record ]; then
+  # The A/B on the large shapes, then the whole FP8 compass with the
+  # candidate default (a recordable run), then the grouped and MQA kernels
+  # as time allows.
+  dense_run pick
+  dense_run ta1 --define TEST_AHEAD=1
+  step compass-ta1 260 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
+    --shapes compass --define TEST_AHEAD=1 --markdown "$out/ta-compass-ta1.md"
+fi
+if [ "$what" = grouped ] || [ "$what" = all ] || [ "$what" = record ]; then
   step grouped-ta1 200 python3 bench/py_grouped_check.py --kinds fp8 \
     --define-kind fp8 --define TEST_AHEAD=1 --markdown "$out/ta-grouped-ta1.md"
   step mqa-ta1 120 python3 bench/py_mqa_bench.py --define TEST_AHEAD=1 \
