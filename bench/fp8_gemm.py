@@ -305,7 +305,8 @@ def package_call(tdg, case, inp, d) -> Optional[object]:
     return lambda: tdg.fp8_gemm_nt((inp.a, inp.sfa_mn), (inp.b, inp.sfb), d)
 
 
-def run_timing(bundles, shapes, dg, passed, flush, gen, lines, tdg=None):
+def run_timing(bundles, shapes, dg, passed, flush, gen, lines, tdg=None,
+               rounds=5):
     lines += ["", "| M | N | K | case | kernel | us | TFLOP/s | vs DeepGEMM "
               "| vs cuBLASLt |", "|---:|---:|---:|---|---|---:|---:|---:|---:|"]
     summary = ["", "| M | N | K | case | DeepGEMM | cuBLASLt | best tilec | "
@@ -344,7 +345,7 @@ def run_timing(bundles, shapes, dg, passed, flush, gen, lines, tdg=None):
                 times = {name: timed(fn, flush) for name, fn in fns.items()}
             else:
                 try:
-                    times = gb.time_interleaved(fns)
+                    times = gb.time_interleaved(fns, rounds=rounds)
                 except Exception as e:  # noqa: BLE001 (e.g. DeepGEMM failing)
                     print(f"{m}x{n}x{k}: {e}", flush=True)
                     continue
@@ -385,6 +386,9 @@ def main():
                    help="time single calls after evicting L2 (default: CUDA "
                         "graphs of back-to-back calls)")
     p.add_argument("--no-deepgemm", action="store_true")
+    p.add_argument("--rounds", type=int, default=5,
+                   help="interleaved timing rounds per shape (more where "
+                        "kernels a few percent apart are compared)")
     p.add_argument("--package", action="store_true",
                    help="also time tilec.deep_gemm.fp8_gemm_nt (the installed "
                         "package and its config table)")
@@ -420,7 +424,7 @@ def main():
     if args.package:
         import tilec.deep_gemm as tdg
     run_timing(bundles, shape_list(args.time_shapes), dg, passed, flush, gen,
-               lines, tdg)
+               lines, tdg, args.rounds)
     gb.append_markdown(args.markdown, lines)
     ok = all(passed.values())
     print("all checks passed" if ok else "SOME CHECKS FAILED", flush=True)
