@@ -6,7 +6,8 @@ cuBLASLt's: speed relative to DeepGEMM.
     python3 bench/plot_fp8.py RESULTS.md OUT.png [--title TEXT] [--split PREFIX]
 
 With --split, builds whose names start with PREFIX (split-K builds) get a
-bar of their own beside the best of the others.
+bar of their own beside the best of the others; with --builds A,B,... each
+named build gets a bar of its own (variants of one kernel side by side).
 """
 
 import argparse
@@ -46,6 +47,8 @@ def main():
                    help="the tilec bar's legend (e.g. for a --package run)")
     p.add_argument("--split", metavar="PREFIX",
                    help="plot the builds named PREFIX... as a bar of their own")
+    p.add_argument("--builds", metavar="A,B,...",
+                   help="a bar per named build instead of the best one")
     args = p.parse_args()
     rows = [(key, times) for key, times in per_shape_times(args.markdown).items()
             if DEEPGEMM in times]
@@ -65,6 +68,10 @@ def main():
     if split:
         bars.append((f"tilec, best split-K build ({args.split}*)",
                      [best(t, split) for _, t in rows], "tab:green"))
+    if args.builds:
+        bars = [(name, [t[DEEPGEMM] / t[name] if name in t else 0.0
+                        for _, t in rows], None)
+                for name in args.builds.split(",")]
     bars.append(("cuBLASLt (per-tensor scales)",
                  [t[DEEPGEMM] / t[CUBLAS] if CUBLAS in t else 0.0 for _, t in rows],
                  "tab:gray"))
@@ -79,7 +86,12 @@ def main():
     ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=8)
     ax.set_ylabel("speed / DeepGEMM's")
     ax.set_title(args.title)
-    ax.legend(fontsize=8, loc="upper left")
+    if args.builds:
+        # Variants a few percent apart: the interesting range only.
+        ax.set_ylim(0.5, 1.1)
+        ax.legend(fontsize=8, loc="lower left", ncol=3)
+    else:
+        ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(args.png, dpi=120)
 

@@ -299,6 +299,9 @@ struct WideTile {
   /// fp8_gemm_1d2d only: two 64-row waves per consumer warpgroup (WAVES =
   /// 2) and A multicast to a pair of CTAs along N (CLUSTER_N = 2).
   bool twoWavesMulticastA = false;
+  /// fp8_gemm_1d2d: the consumer's K loop unrolled this many times (UNROLL)
+  /// where the tile is chosen.
+  int64_t unroll = 1;
 };
 constexpr WideTile kBf16WideTiles[] = {{128, 256, 1.0},
                                        {128, 192, 0.90},
@@ -494,13 +497,17 @@ constexpr TableRow kFp8Table[] = {
         .only1D2D()
         .overlapped()
         .inOneWave(),
-    TableRow{0, 0, false, 0, 0,
-             "the tile of the least time by waves (kFp8WideTiles): 256x128 "
-             "with two waves per warpgroup and A multicast at the large "
-             "shapes (0.92-0.99x DeepGEMM, 128x128 0.88-0.90x: runs 58 and 60 "
-             "of bench/results/2026-12-03-vs-deepgemm.md), 128x192 at "
-             "4096x2112x7168 and 1000x3000x4160, 128x160 at 4096x576x7168 "
-             "(0.96-1.07x in run 58)"}
+    TableRow{
+        0, 0, false, 0, 0,
+        "the tile of the least time by waves (kFp8WideTiles): 256x128 "
+        "with two waves per warpgroup and A multicast at the large "
+        "shapes (0.92-0.99x DeepGEMM, 128x128 0.88-0.90x: runs 58 and 60 "
+        "of bench/results/2026-12-03-vs-deepgemm.md), its K loop "
+        "unrolled 8 times (0.95-0.99x DeepGEMM on an H100 against "
+        "0.86-0.93x not unrolled: bench/results/2026-12-06-fp8-unroll.md), "
+        "128x192 at "
+        "4096x2112x7168 and 1000x3000x4160, 128x160 at 4096x576x7168 "
+        "(0.96-1.07x in run 58)"}
         .only1D2D(),
     TableRow{
         0, 2112, true, 128, 128,
@@ -523,7 +530,11 @@ constexpr TableRow kFp8Table[] = {
 ///   the median of its ratios to 128x128 over the model's waves in runs
 ///   58 and 60 (bench/results/2026-12-03-vs-deepgemm.md: 1.04 at 8192^3,
 ///   1.05 at 4096x4096x7168, 1.07 at 4096x1024x24576, 1.12 at
-///   4096x24576x1536);
+///   4096x24576x1536), measured not unrolled; its K loop unrolled 8 times
+///   is 1-9% faster again (runs 4-5 of bench/results/2026-12-06-fp8-unroll.md,
+///   an H100: 0.86 -> 0.95x DeepGEMM at 4096x7168x16384, 0.93 -> 0.99 at
+///   8192^3, 0.93 -> 0.96 at 4096x4096x7168; 4 times: 0.91-0.93, 0.98,
+///   0.95), which the efficiency leaves out (no pick moves);
 /// - 128x192: 1.03 from run 28 at 4096x2112x7168 (109.9 us in 3 waves
 ///   against 126.2 in 5 for 128x128; bench/results/2026-12-02-fp8-gemm.md);
 /// - 128x160: 0.95 from run 28 at 4096x576x7168 (31.3 us in one wave,
@@ -531,7 +542,7 @@ constexpr TableRow kFp8Table[] = {
 /// - 128x64: 0.64 from run 16 at 4096x2112x7168 (149.4 us in 8 waves,
 ///   128x128 118.8 in 5; bench/results/2026-12-01-fp8-gemm.md).
 constexpr WideTile kFp8WideTiles[] = {
-    {256, 128, 1.06, nullptr, /*twoWavesMulticastA=*/true},
+    {256, 128, 1.06, nullptr, /*twoWavesMulticastA=*/true, /*unroll=*/8},
     {128, 192, 1.03},
     {128, 160, 0.95},
     {128, 128, 1.0},
@@ -794,6 +805,7 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
             ? 0
             : stagedScaleBlocks(family, problem.k, row.stagedScales);
     int64_t blockM = row.blockM, blockN = row.blockN;
+    int64_t unroll = row.unroll;
     bool twoWaves = false;
     if (!blockN) {
       // The tile of the least time by waves, among those that fit.
@@ -819,6 +831,7 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
           blockM = wide.blockM;
           blockN = wide.blockN;
           twoWaves = wide.twoWavesMulticastA;
+          unroll = std::max(row.unroll, wide.unroll);
           best = time;
         }
       }
@@ -873,8 +886,8 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
       config.params.push_back({"BLK_K", std::to_string(blockK)});
     if (family.kind == FamilyKind::Fp8Gemm1D2D)
       config.params.push_back({"MAX_KB", std::to_string(stagedBlocks)});
-    if (family.kind == FamilyKind::Fp8Gemm1D2D && row.unroll > 1)
-      config.params.push_back({"UNROLL", std::to_string(row.unroll)});
+    if (family.kind == FamilyKind::Fp8Gemm1D2D && unroll > 1)
+      config.params.push_back({"UNROLL", std::to_string(unroll)});
     if (family.kind == FamilyKind::Fp8Gemm1D2D && row.overlap)
       config.params.push_back({"OVERLAP", "1"});
     if (split)
