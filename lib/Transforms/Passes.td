@@ -228,10 +228,11 @@ def TileTestAhead : Pass<"tile-test-ahead", "::mlir::tile::KernelOp"> {
     nested region) is left as it is.
 
     Why: the wait at the top of a K loop is a try_wait whose predicate a
-    branch needs at once; its latency is exposed on every K block, and
-    ptxas moves no instruction across the back edge (DeepGEMM's K loop,
-    unrolled 8 times, lets ptxas issue the next block's try_wait under the
-    promotion instead; bench/results/2026-12-04-vs-deepgemm.md). The test
+    branch needs at once, and ptxas moves no instruction across the back
+    edge (DeepGEMM's K loop, unrolled 8 times, lets ptxas issue the next
+    block's try_wait under the promotion instead). Measured on an H100 the
+    FP8 and MQA kernels did not gain (bench/results/2026-12-06-fp8-unroll.md),
+    so the library's specs leave it off. The test
     is non-blocking and the wait still spins when it saw the phase
     incomplete, so the change is correct whatever the timing: the stage a
     consumer has not released cannot complete a second phase before its
