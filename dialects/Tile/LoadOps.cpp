@@ -144,8 +144,37 @@ LogicalResult LoadOp::verify() {
            << elementType;
   if (failed(verifyGlobalOnly(*this, source, getOther(), getNc(), elementType)))
     return failure();
+  if (auto order = getOrder()) {
+    if (!isa<GlobalType>(source))
+      return emitOpError("an ordered load reads global memory (shared-memory "
+                         "loads are ordered by barriers)");
+    if (*order != MemoryOrder::relaxed && *order != MemoryOrder::acquire)
+      return emitOpError("a load is relaxed or acquire, got ")
+             << stringifyMemoryOrder(*order);
+    if (getNc())
+      return emitOpError("an ordered load cannot read through the read-only "
+                         "cache (nc)");
+  } else if (getScope()) {
+    return emitOpError("a scope needs an order (order relaxed or acquire)");
+  }
   SmallVector<int64_t> ones(getIndices().size(), 1);
   return verifyAccessIndices(*this, "source", source, getIndices(), ones);
+}
+
+LogicalResult AtomicOp::verify() {
+  auto global = cast<GlobalType>(getDest().getType());
+  Type elementType = global.getElementType();
+  // The value is i32 or f32 (ODS), so the elements must be too.
+  if (getValue().getType() != elementType)
+    return emitOpError("value type ")
+           << getValue().getType() << " differs from the tensor's element type "
+           << elementType;
+  if (elementType.isF32() && getKind() != AtomicKind::add &&
+      getKind() != AtomicKind::exch)
+    return emitOpError("an f32 atomic is add or exch, got ")
+           << stringifyAtomicKind(getKind());
+  SmallVector<int64_t> ones(getIndices().size(), 1);
+  return verifyAccessIndices(*this, "destination", global, getIndices(), ones);
 }
 
 LogicalResult StoreOp::verify() {

@@ -192,4 +192,32 @@ def Tile_FragReduceKind : I32EnumAttr<"FragReduceKind", "how a reduction combine
   let cppNamespace = "::mlir::tile";
 }
 
+// The memory-consistency qualifiers of PTX's atomics and ordered loads
+// (atom{.sem}{.scope}, ld.acquire{.scope}).
+def Tile_MemoryOrder : I32EnumAttr<"MemoryOrder", "the ordering an atomic or load gives", [
+    I32EnumAttrCase<"relaxed", 0>,
+    I32EnumAttrCase<"acquire", 1>,
+    I32EnumAttrCase<"release", 2>,
+    I32EnumAttrCase<"acq_rel", 3>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+// The threads an ordering holds among: the CTA, the cluster, the GPU, or
+// every GPU and the host (sys: peers' memory over NVLink).
+def Tile_MemoryScope : I32EnumAttr<"MemoryScope", "the threads an ordering holds among", [
+    I32EnumAttrCase<"cta", 0>,
+    I32EnumAttrCase<"cluster", 1>,
+    I32EnumAttrCase<"gpu", 2>,
+    I32EnumAttrCase<"sys", 3>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_AtomicKind : I32EnumAttr<"AtomicKind", "what an atomic does to memory", [
+    I32EnumAttrCase<"add", 0>,
+    I32EnumAttrCase<"max", 1>,
+    I32EnumAttrCase<"min", 2>,
+    I32EnumAttrCase<"exch", 3>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
 #endif // TILE_ENUMS_TD

@@ -184,7 +184,8 @@ KernelAbiAttr KernelOp::getAbi() {
   });
   ArrayRef<Type> argTypes = getArgumentTypes();
   // Tensors read or written directly (loads into registers, guarded stores,
-  // bulk copies): a pointer aligned to the widest access, in argument order.
+  // atomics, bulk copies): a pointer aligned to the widest access, in
+  // argument order.
   SmallVector<int64_t> pointerAlign(argTypes.size(), 0);
   auto access = [&](Value tensor, int64_t bytes) {
     auto arg = dyn_cast<BlockArgument>(tensor);
@@ -207,6 +208,8 @@ KernelAbiAttr KernelOp::getAbi() {
     if (auto store = dyn_cast<FragStoreGlobalOp>(op))
       access(store.getDst(),
              store.getVectorWidth() * elementBytes(store.getDst()));
+    if (auto atomic = dyn_cast<AtomicOp>(op))
+      access(atomic.getDest(), elementBytes(atomic.getDest()));
     // cp.async.bulk moves multiples of 16 bytes between 16-byte addresses.
     if (auto copy = dyn_cast<CopyAsyncOp>(op);
         copy && copy.getDispatch() == CopyDispatch::bulk)

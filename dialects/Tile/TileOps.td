@@ -860,6 +860,9 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
     of memory. `nc` (set by tile-dispatch where the kernel never writes the
     tensor) reads through the read-only cache, `ld.global.nc`. Shared
     buffers are read as they are (`ld.shared`), unswizzled, unguarded.
+    `order acquire` (with a `scope`, default gpu) is an acquiring global
+    load, `ld.acquire.scope`: what the writer released before the value it
+    reads is visible after it (a flag another CTA or GPU set).
 
     ```mlir
     %g = tile.load %grp[%mb] : !tile.global<?xi32> -> i32
@@ -869,11 +872,46 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
   let arguments = (ins Arg<Tile_CopyOperand, "", [MemRead]>:$source,
                        Variadic<I32>:$indices,
                        Optional<AnyTypeOf<[I32, F32]>>:$other,
-                       UnitAttr:$nc);
+                       UnitAttr:$nc,
+                       OptionalAttr<Tile_MemoryOrder>:$order,
+                       OptionalAttr<Tile_MemoryScope>:$scope);
   let results = (outs AnyTypeOf<[I32, F32]>:$result);
   let assemblyFormat = [{
-    $source `[` $indices `]` (`other` $other^ `:` type($other))? attr-dict
+    $source `[` $indices `]` (`other` $other^ `:` type($other))?
+    (`order` $order^)? (`scope` $scope^)? attr-dict
     `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicOp : Tile_Op<"atomic", [AllTypesMatch<["value", "old"]>]> {
+  let summary = "each thread updates one element of a global tensor atomically";
+  let description = [{
+    `kind` (add, max, min, exch) combines `value` with the element and the
+    op gives the element's old value. `order` (relaxed, acquire, release,
+    acq_rel; default relaxed) and `scope` (cta, cluster, gpu, sys; default
+    gpu) are PTX's: a release at sys scope makes this thread's earlier
+    writes visible to any thread, on any GPU, that acquires the element
+    after it (the signals of a cross-GPU barrier). An index outside the
+    tensor updates nothing and gives 0, as a guarded load reads 0. Where
+    the old value is not used the update is PTX's `red` (no result).
+
+    ```mlir
+    %old = tile.atomic add %count[%i], %one order release scope sys : !tile.global<?xi32>, i32
+    ```
+  }];
+  let arguments = (ins Tile_AtomicKind:$kind,
+                       Arg<Tile_AnyGlobal, "", [MemRead, MemWrite]>:$dest,
+                       Variadic<I32>:$indices,
+                       AnyTypeOf<[I32, F32]>:$value,
+                       DefaultValuedAttr<Tile_MemoryOrder,
+                                         "::mlir::tile::MemoryOrder::relaxed">:$order,
+                       DefaultValuedAttr<Tile_MemoryScope,
+                                         "::mlir::tile::MemoryScope::gpu">:$scope);
+  let results = (outs AnyTypeOf<[I32, F32]>:$old);
+  let assemblyFormat = [{
+    $kind $dest `[` $indices `]` `,` $value (`order` $order^)? (`scope` $scope^)?
+    attr-dict `:` type($dest) `,` type($value)
   }];
   let hasVerifier = 1;
 }

@@ -43,6 +43,14 @@ llvm::ArrayRef<Builtin> tilec::frontend::getBuiltins() {
       {"index", Kind::Expression, true, &Emitter::emitZeros},
       {"tmem_load", Kind::Expression, true, &Emitter::emitTmemLoad},
       {"load", Kind::Expression, true, &Emitter::emitLoad},
+      {"atomic_add", Kind::Expression, true, &Emitter::emitAtomic, nullptr,
+       false, nullptr, /*valueOptional=*/true},
+      {"atomic_max", Kind::Expression, true, &Emitter::emitAtomic, nullptr,
+       false, nullptr, /*valueOptional=*/true},
+      {"atomic_min", Kind::Expression, true, &Emitter::emitAtomic, nullptr,
+       false, nullptr, /*valueOptional=*/true},
+      {"atomic_exch", Kind::Expression, true, &Emitter::emitAtomic, nullptr,
+       false, nullptr, /*valueOptional=*/true},
       // Fragment math.
       {"abs", Kind::Expression, true, &Emitter::emitAbs},
       {"exp2", Kind::Expression, true, &Emitter::emitExp2},
@@ -167,7 +175,8 @@ Val Emitter::evalCall(const CallExpr &call, bool isStatement) {
     return Val::error();
   }
   Val result = (this->*builtin->emitCall)(call);
-  if (!givesNoValue && isStatement && !result.isError())
+  if (!givesNoValue && isStatement && !result.isError() &&
+      !builtin->valueOptional)
     error(call.getRange(), "the value of " + name +
                                "(...) is not used; bind it with 'let name = "
                                "...'");

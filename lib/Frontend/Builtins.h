@@ -59,6 +59,8 @@ struct Builtin {
   bool updatesFirstArg = false;
   /// Values: emits the call and gives its values.
   ValuesHandler emitValues = nullptr;
+  /// Expressions whose value may go unused (an atomic's old value).
+  bool valueOptional = false;
 };
 
 /// Every builtin, in the order did-you-mean considers their names.

@@ -16,6 +16,7 @@
 #include "lib/Frontend/Emitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace tilec::frontend;
 using namespace mlir;
@@ -124,8 +125,32 @@ bool Emitter::elementIndices(const BufferRef &ref, bool store,
   return true;
 }
 
-Val Emitter::loadScalar(const BufferRef &ref, const Expr *other,
-                        llvm::SMLoc at) {
+static const llvm::StringRef kMemoryOrders[] = {"relaxed", "acquire", "release",
+                                                "acq_rel"};
+static const llvm::StringRef kMemoryScopes[] = {"cta", "cluster", "gpu", "sys"};
+
+bool Emitter::evalMemoryOrdering(const Expr *order, const Expr *scope,
+                                 tile::MemoryOrderAttr &orderAttr,
+                                 tile::MemoryScopeAttr &scopeAttr) {
+  if (order) {
+    std::optional<unsigned> choice = evalChoice(*order, "order", kMemoryOrders);
+    if (!choice)
+      return false;
+    orderAttr = tile::MemoryOrderAttr::get(
+        &context, static_cast<tile::MemoryOrder>(*choice));
+  }
+  if (scope) {
+    std::optional<unsigned> choice = evalChoice(*scope, "scope", kMemoryScopes);
+    if (!choice)
+      return false;
+    scopeAttr = tile::MemoryScopeAttr::get(
+        &context, static_cast<tile::MemoryScope>(*choice));
+  }
+  return true;
+}
+
+Val Emitter::loadScalar(const BufferRef &ref, const Expr *other, llvm::SMLoc at,
+                        const Expr *order, const Expr *scope) {
   SmallVector<Value> indices;
   if (!elementIndices(ref, /*store=*/false, indices))
     return Val::error();
@@ -133,9 +158,84 @@ Val Emitter::loadScalar(const BufferRef &ref, const Expr *other,
   Value fill;
   if (other && !(fill = loadFill(*other, elementType)))
     return Val::error();
+  tile::MemoryOrderAttr orderAttr;
+  tile::MemoryScopeAttr scopeAttr;
+  if (!evalMemoryOrdering(order, scope, orderAttr, scopeAttr))
+    return Val::error();
+  // A scope alone means an acquire at that scope; an order alone, at gpu.
+  if (scopeAttr && !orderAttr)
+    orderAttr =
+        tile::MemoryOrderAttr::get(&context, tile::MemoryOrder::acquire);
+  if (orderAttr && !scopeAttr)
+    scopeAttr = tile::MemoryScopeAttr::get(&context, tile::MemoryScope::gpu);
   return Val::of(tile::LoadOp::create(builder, loc(at), elementType,
                                       ref.base.value, indices, fill,
-                                      /*nc=*/false));
+                                      /*nc=*/false, orderAttr, scopeAttr));
+}
+
+Val Emitter::emitAtomic(const CallExpr &call) {
+  llvm::StringRef name = cast<NameExpr>(call.callee.get())->name;
+  SmallVector<const Expr *> args;
+  if (!bindArgs(
+          call, name,
+          {{"dst", true}, {"value", true}, {"order", false}, {"scope", false}},
+          args))
+    return Val::error();
+  std::optional<BufferRef> dst =
+      evalBufferRef(*args[0], "the destination of " + name.str());
+  if (!dst)
+    return Val::error();
+  auto global = dst->base.getValueType<tile::GlobalType>();
+  if (!global) {
+    error(args[0]->getRange(), name +
+                                   " updates an element of a global "
+                                   "tensor, got " +
+                                   describeVal(dst->base));
+    return Val::error();
+  }
+  Type elementType = global.getElementType();
+  if (!elementType.isSignlessInteger(32) && !elementType.isF32()) {
+    error(args[0]->getRange(), name + " updates i32 or f32 elements, but '" +
+                                   dst->name() + "' holds " +
+                                   tile::getElementTypeName(elementType));
+    return Val::error();
+  }
+  for (const IndexItem &item : dst->items)
+    if (item.kind != IndexItem::Kind::Scalar) {
+      error(item.range, name + " updates one element: give an index here, "
+                               "not a range");
+      return Val::error();
+    }
+  SmallVector<Value> indices;
+  if (!elementIndices(*dst, /*store=*/false, indices))
+    return Val::error();
+  Val value = eval(*args[1]);
+  if (value.isError())
+    return Val::error();
+  Value operand = materialize(value, args[1]->getRange(), elementType);
+  if (!operand)
+    return Val::error();
+  if (operand.getType() != elementType) {
+    error(args[1]->getRange(), "'" + dst->name() + "' holds " +
+                                   tile::getElementTypeName(elementType) +
+                                   ", but this value is " +
+                                   describeType(operand.getType()));
+    return Val::error();
+  }
+  tile::MemoryOrderAttr orderAttr;
+  tile::MemoryScopeAttr scopeAttr;
+  if (!evalMemoryOrdering(args[2], args[3], orderAttr, scopeAttr))
+    return Val::error();
+  auto kind = llvm::StringSwitch<tile::AtomicKind>(name)
+                  .Case("atomic_max", tile::AtomicKind::max)
+                  .Case("atomic_min", tile::AtomicKind::min)
+                  .Case("atomic_exch", tile::AtomicKind::exch)
+                  .Default(tile::AtomicKind::add);
+  auto op = tile::AtomicOp::create(builder, loc(call.getLoc()), elementType,
+                                   tile::AtomicKindAttr::get(&context, kind),
+                                   dst->base.value, indices, operand, orderAttr,
+                                   scopeAttr);
+  return Val::of(op.getOld());
 }
 
 Val Emitter::storeScalar(const CallExpr &call, const BufferRef &dst,
@@ -234,7 +334,9 @@ Val Emitter::emitLoad(const CallExpr &call) {
                 {{"src", true},
                  {"like", false},
                  {"broadcast", false},
-                 {"other", false}},
+                 {"other", false},
+                 {"order", false},
+                 {"scope", false}},
                 args))
     return Val::error();
   std::optional<BufferRef> src = evalBufferRef(*args[0], "the source of load");
@@ -252,7 +354,13 @@ Val Emitter::emitLoad(const CallExpr &call) {
                                  "the fragment with like = ...");
       return Val::error();
     }
-    return loadScalar(*src, args[3], call.getLoc());
+    return loadScalar(*src, args[3], call.getLoc(), args[4], args[5]);
+  }
+  if (args[4] || args[5]) {
+    error((args[4] ? args[4] : args[5])->getRange(),
+          "order and scope apply to a load of one element of a global "
+          "tensor, not to a fragment");
+    return Val::error();
   }
   Val like = eval(*args[1]);
   if (like.isError())

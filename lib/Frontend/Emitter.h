@@ -439,8 +439,15 @@ public:
   /// `frag[:, a : b]`: the columns [a, b) of a fragment (constants).
   Val emitFragSlice(const IndexExpr &expr, const Val &frag);
   /// One element of `ref` (every index a scalar), reading `other` past the
-  /// edge of a global tensor.
-  Val loadScalar(const BufferRef &ref, const Expr *other, llvm::SMLoc at);
+  /// edge of a global tensor; `order` and `scope` (`order = acquire, scope
+  /// = sys`) make it an ordered global load.
+  Val loadScalar(const BufferRef &ref, const Expr *other, llvm::SMLoc at,
+                 const Expr *order = nullptr, const Expr *scope = nullptr);
+  /// `order = ...` and `scope = ...` of a load or an atomic; false after a
+  /// report.
+  bool evalMemoryOrdering(const Expr *order, const Expr *scope,
+                          mlir::tile::MemoryOrderAttr &orderAttr,
+                          mlir::tile::MemoryScopeAttr &scopeAttr);
   /// The indices of one i32 or f32 element of `ref` (a global tensor or a
   /// shared buffer), or false after a report worded for a load or a store.
   bool elementIndices(const BufferRef &ref, bool store,
@@ -595,6 +602,9 @@ private:
   Val emitTmemWait(const CallExpr &call);
   /// load(src, like = frag, broadcast = rows | cols, other = x): EmitLoads.
   Val emitLoad(const CallExpr &call);
+  /// atomic_add(X[i], v, order = release, scope = sys) and atomic_max,
+  /// atomic_min, atomic_exch: EmitLoads.
+  Val emitAtomic(const CallExpr &call);
 
   //===--------------------------------------------------------------------===//
   // EmitSync.cpp: sync, fence, pipelines, barrier and pipeline methods

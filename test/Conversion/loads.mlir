@@ -75,3 +75,34 @@ tile.kernel @vector_copies(%X: !tile.global<?xf32>) attributes {target = #tile.t
     tile.copy_async %t[], %X[%c0] barrier %full[%c0] : !tile.smem<512xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
   }
 }
+
+// -----
+
+// Atomics: PTX atom / red with their .sem and .scope (inline PTX: NVPTX
+// prints an atomicrmw's ordering and scope as neither), predicated on the
+// element lying inside the tensor; the old value 0 where it does not. An
+// unused old value of a relaxed or release update is a red. Ordered loads
+// are LLVM atomic loads: ld.acquire.sys, ld.relaxed.gpu.
+// CHECK-LABEL: llvm.func @atomics(
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK: %[[AT:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+// CHECK: %[[P:.*]] = arith.extui %[[IN]] : i1 to i32
+// CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $2, 0;\0Amov.b32 $0, 0;\0A@p atom.release.sys.global.add.u32 $0, [$1], $3;\0A}", "=r,l,r,r" %[[AT]], %[[P]], %{{.*}} : (!llvm.ptr<1>, i32, i32) -> i32
+// CHECK: "{\0A.reg .pred p;\0Asetp.ne.b32 p, $1, 0;\0A@p red.relaxed.gpu.global.max.s32 [$0], $2;\0A}", "l,r,r"
+// CHECK: "{\0A.reg .pred p;\0Asetp.ne.b32 p, $2, 0;\0Amov.b32 $0, 0f00000000;\0A@p atom.acq_rel.cluster.global.exch.b32 $0, [$1], $3;\0A}", "=f,l,r,f"
+// CHECK: "{\0A.reg .pred p;\0Asetp.ne.b32 p, $1, 0;\0A@p red.release.cta.global.add.f32 [$0], $2;\0A}", "l,r,f"
+// CHECK: llvm.load %{{.*}} atomic acquire {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+// CHECK: llvm.load %{{.*}} atomic syncscope("device") monotonic {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+tile.kernel @atomics(%F: !tile.global<?xi32>, %X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %f = arith.constant 1.5 : f32
+  %tid = tile.id thread
+  %old = tile.atomic add %F[%tid], %c1 order release scope sys : !tile.global<?xi32>, i32
+  %unused = tile.atomic max %F[%c0], %old : !tile.global<?xi32>, i32
+  %x = tile.atomic exch %X[%tid], %f order acq_rel scope cluster : !tile.global<?xf32>, f32
+  %y = tile.atomic add %X[%c1], %x order release scope cta : !tile.global<?xf32>, f32
+  %seen = tile.load %F[%c1] order acquire scope sys : !tile.global<?xi32> -> i32
+  %r = tile.load %F[%seen] order relaxed scope gpu : !tile.global<?xi32> -> i32
+  %last = tile.atomic add %F[%r], %c1 : !tile.global<?xi32>, i32
+}

@@ -222,6 +222,74 @@ tile.kernel @test_index() attributes {target = #tile.target<sm_90a>, warpgroups 
 
 // -----
 
+tile.kernel @atomic_type(%F: !tile.global<?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %x = arith.constant 1.0 : f32
+  // expected-error @below {{'tile.atomic' op value type 'f32' differs from the tensor's element type 'i32'}}
+  %o = "tile.atomic"(%F, %c0, %x) {kind = 0 : i32} : (!tile.global<?xi32>, i32, f32) -> f32
+}
+
+// -----
+
+tile.kernel @atomic_element(%H: !tile.global<?xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %x = arith.constant 1.0 : bf16
+  // expected-error @below {{'tile.atomic' op operand #2 must be 32-bit signless integer or 32-bit float, but got 'bf16'}}
+  %o = tile.atomic add %H[%c0], %x : !tile.global<?xbf16>, bf16
+}
+
+// -----
+
+tile.kernel @atomic_f32_max(%X: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %x = arith.constant 1.0 : f32
+  // expected-error @below {{'tile.atomic' op an f32 atomic is add or exch, got max}}
+  %o = tile.atomic max %X[%c0], %x : !tile.global<?xf32>, f32
+}
+
+// -----
+
+tile.kernel @atomic_index(%F: !tile.global<?x?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.atomic' op destination of rank 2 takes 2 indices, got 1}}
+  %o = tile.atomic add %F[%c0], %c0 : !tile.global<?x?xi32>, i32
+}
+
+// -----
+
+tile.kernel @ordered_shared_load() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<128xi32, none>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.load' op an ordered load reads global memory (shared-memory loads are ordered by barriers)}}
+  %x = tile.load %s[%c0] order acquire scope cta : !tile.smem<128xi32, none> -> i32
+}
+
+// -----
+
+tile.kernel @release_load(%F: !tile.global<?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.load' op a load is relaxed or acquire, got release}}
+  %x = tile.load %F[%c0] order release scope sys : !tile.global<?xi32> -> i32
+}
+
+// -----
+
+tile.kernel @ordered_nc_load(%F: !tile.global<?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.load' op an ordered load cannot read through the read-only cache (nc)}}
+  %x = tile.load %F[%c0] order acquire scope gpu {nc} : !tile.global<?xi32> -> i32
+}
+
+// -----
+
+tile.kernel @scope_without_order(%F: !tile.global<?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.load' op a scope needs an order (order relaxed or acquire)}}
+  %x = tile.load %F[%c0] scope sys : !tile.global<?xi32> -> i32
+}
+
+// -----
+
 tile.kernel @pipeline_phase() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.pipeline.init' op phase must be 0 or 1, got 2}}
   %p = tile.pipeline.init phase 2 : !tile.pipeline<4>

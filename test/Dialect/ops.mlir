@@ -272,6 +272,15 @@ tile.kernel @loads(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xbf16>,
   %g = tile.load %grp[%c0] : !tile.global<?xi32> -> i32
   // CHECK: tile.load %{{.*}}[%{{.*}}] other %{{.*}} : i32 {nc} : !tile.global<?xi32> -> i32
   %h = tile.load %grp[%c0] other %m1 : i32 {nc} : !tile.global<?xi32> -> i32
+  // CHECK: tile.load %{{.*}}[%{{.*}}] order acquire scope sys : !tile.global<?xi32> -> i32
+  %flag = tile.load %grp[%c0] order acquire scope sys : !tile.global<?xi32> -> i32
+  // CHECK: tile.atomic add %{{.*}}[%{{.*}}], %{{.*}} order release scope sys : !tile.global<?xi32>, i32
+  %old = tile.atomic add %grp[%c0], %flag order release scope sys : !tile.global<?xi32>, i32
+  // The defaults (relaxed, gpu) are not printed.
+  // CHECK: tile.atomic max %{{.*}}[%{{.*}}], %{{.*}} : !tile.global<?xi32>, i32
+  %hi = tile.atomic max %grp[%c0], %old order relaxed scope gpu : !tile.global<?xi32>, i32
+  // CHECK: tile.atomic exch %{{.*}}[%{{.*}}], %{{.*}} order acq_rel scope cluster : !tile.global<?xf32>, f32
+  %swapped = tile.atomic exch %bias[%c0], %one order acq_rel scope cluster : !tile.global<?xf32>, f32
   // CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.smem<4x128xf32, none> -> f32
   %x = tile.load %sfa[%c0, %c0] : !tile.smem<4x128xf32, none> -> f32
   // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : f32, <4x128xf32, none>

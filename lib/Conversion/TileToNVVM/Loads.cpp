@@ -1,14 +1,13 @@
 //===- Loads.cpp - loads into registers, guarded stores, 1-D copies -------===//
 //
-// tile.load, tile.store (shared), tile.frag.load and tile.frag.store_global
-// address memory element by element. A global tensor is its pointer
-// parameter plus its strides
-// (KernelOp::getAbi), and every access is guarded by its dims: a load past
-// the edge reads 16 zero bytes in global memory (__tile_zeros) instead, so no
-// access can fault and no branch is taken; a store there is skipped. A
-// shared buffer is read where the pool put it, unguarded. The registers a
-// thread holds come from lib/Support's fragment map (fragmentMemoryCoord):
-// thread 0's coordinates plus the thread's offset.
+// tile.load, tile.store (shared), tile.atomic, tile.frag.load and
+// tile.frag.store_global address memory element by element. A global tensor is
+// its pointer parameter plus its strides (KernelOp::getAbi), and every access
+// is guarded by its dims: a load past the edge reads 16 zero bytes in global
+// memory (__tile_zeros) instead, so no access can fault and no branch is taken;
+// a store there is skipped. A shared buffer is read where the pool put it,
+// unguarded. The registers a thread holds come from lib/Support's fragment map
+// (fragmentMemoryCoord): thread 0's coordinates plus the thread's offset.
 //
 // A copy_async of a rank-1 tensor is a 1-D TMA copy (one box) or, where
 // tile-dispatch chose it, a bulk copy (cp.async.bulk), guarded at the
@@ -138,6 +137,18 @@ Value elementAddress(OpBuilder &b, Location loc, const Memory &m,
                              ValueRange{offset});
 }
 
+/// The offset of the element at `indices` and whether it lies inside the
+/// tensor (null for shared memory, which is not guarded).
+std::pair<Value, Value> elementOffset(OpBuilder &b, Location loc,
+                                      const Memory &m, ValueRange indices) {
+  Value offset, inside;
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    offset = addValues(b, loc, offset, scaledIndex(b, loc, m, index, d));
+    inside = andValues(b, loc, inside, insideDim(b, loc, m, index, d));
+  }
+  return {offset, inside};
+}
+
 /// The type one access of `width` elements moves: the element, or a vector
 /// of them; 8- and 16-bit elements as 16- and 32-bit words, which NVPTX would
 /// otherwise split into one instruction per element.
@@ -152,20 +163,56 @@ Type accessType(OpBuilder &b, const Memory &m, int64_t width) {
   return VectorType::get(bytes / 4, b.getI32Type());
 }
 
+/// How an ordered load reads: LLVM's atomic ordering and the NVPTX sync
+/// scope that prints as PTX's (ld.acquire.gpu, ld.relaxed.sys, ...).
+struct LoadOrdering {
+  LLVM::AtomicOrdering ordering = LLVM::AtomicOrdering::not_atomic;
+  StringRef syncscope;
+};
+
+LoadOrdering getLoadOrdering(LoadOp op) {
+  LoadOrdering result;
+  std::optional<MemoryOrder> order = op.getOrder();
+  if (!order)
+    return result;
+  result.ordering = *order == MemoryOrder::acquire
+                        ? LLVM::AtomicOrdering::acquire
+                        : LLVM::AtomicOrdering::monotonic;
+  switch (op.getScope().value_or(MemoryScope::gpu)) {
+  case MemoryScope::cta:
+    result.syncscope = "block";
+    break;
+  case MemoryScope::cluster:
+    result.syncscope = "cluster";
+    break;
+  case MemoryScope::gpu:
+    result.syncscope = "device";
+    break;
+  case MemoryScope::sys:
+    result.syncscope = ""; // the system scope
+    break;
+  }
+  return result;
+}
+
 /// Reads `width` consecutive elements at `ptr`. Where `inside` is false (a
 /// guarded global access) it reads __tile_zeros instead, then `other` if
-/// given. `nc`: through the read-only cache (ld.global.nc).
+/// given. `nc`: through the read-only cache (ld.global.nc); `ordering`: an
+/// ordered load of one element.
 SmallVector<Value> readElements(OpBuilder &b, Location loc, Operation *op,
                                 const Memory &m, Value ptr, Value inside,
-                                int64_t width, bool nc, Value other) {
+                                int64_t width, bool nc, Value other,
+                                LoadOrdering ordering = {}) {
   if (inside)
     ptr = LLVM::SelectOp::create(b, loc, inside, ptr,
                                  getZerosAddress(b, loc, op));
   Type type = accessType(b, m, width);
-  Value loaded = LLVM::LoadOp::create(b, loc, type, ptr, width * m.elementBytes,
-                                      /*isVolatile=*/false,
-                                      /*isNonTemporal=*/false,
-                                      /*isInvariant=*/nc);
+  Value loaded =
+      LLVM::LoadOp::create(b, loc, type, ptr, width * m.elementBytes,
+                           /*isVolatile=*/false,
+                           /*isNonTemporal=*/false,
+                           /*isInvariant=*/nc, /*isInvariantGroup=*/false,
+                           ordering.ordering, ordering.syncscope);
   SmallVector<Value> elements;
   if (width == 1) {
     elements.push_back(loaded);
@@ -360,15 +407,71 @@ LogicalResult lowerLoad(LoadOp op, LoadOp::Adaptor adaptor,
                                   adaptor.getSource(), converter, b);
   if (failed(m))
     return failure();
-  Value offset, inside;
-  for (auto [d, index] : llvm::enumerate(adaptor.getIndices())) {
-    offset = addValues(b, loc, offset, scaledIndex(b, loc, *m, index, d));
-    inside = andValues(b, loc, inside, insideDim(b, loc, *m, index, d));
-  }
+  auto [offset, inside] = elementOffset(b, loc, *m, adaptor.getIndices());
   SmallVector<Value> value =
       readElements(b, loc, op, *m, elementAddress(b, loc, *m, offset), inside,
-                   1, op.getNc(), adaptor.getOther());
+                   1, op.getNc(), adaptor.getOther(), getLoadOrdering(op));
   rewriter.replaceOp(op, value.front());
+  return success();
+}
+
+/// atom / red with PTX's .sem and .scope as inline PTX: LLVM 22's NVPTX
+/// prints an atomicrmw's ordering and scope as neither (a release add
+/// became a plain atom.global.add, 2026-12-06), and NVVM has no such op.
+/// Past the tensor's edge the predicate skips the update and the result
+/// is 0.
+LogicalResult lowerAtomic(AtomicOp op, AtomicOp::Adaptor adaptor,
+                          ConversionPatternRewriter &rewriter,
+                          const LLVMTypeConverter &converter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  FailureOr<Memory> m =
+      getMemory(op, op.getDest().getType(), adaptor.getDest(), converter, b);
+  if (failed(m))
+    return failure();
+  auto [offset, inside] = elementOffset(b, loc, *m, adaptor.getIndices());
+  Value ptr = elementAddress(b, loc, *m, offset);
+  Value guard = arith::ExtUIOp::create(b, loc, b.getI32Type(), inside);
+  bool isFloat = m->elementType.isF32();
+  StringRef type;
+  switch (op.getKind()) {
+  case AtomicKind::add:
+    type = isFloat ? ".f32" : ".u32";
+    break;
+  case AtomicKind::max:
+  case AtomicKind::min:
+    type = ".s32";
+    break;
+  case AtomicKind::exch:
+    type = ".b32";
+    break;
+  }
+  std::string qualifiers = "." + stringifyMemoryOrder(op.getOrder()).str() +
+                           "." + stringifyMemoryScope(op.getScope()).str() +
+                           ".global." +
+                           stringifyAtomicKind(op.getKind()).str() + type.str();
+  // red (no result) takes relaxed and release only.
+  bool reduce = op.getOld().use_empty() && op.getKind() != AtomicKind::exch &&
+                (op.getOrder() == MemoryOrder::relaxed ||
+                 op.getOrder() == MemoryOrder::release);
+  StringRef reg = isFloat ? "f" : "r";
+  if (reduce) {
+    inlinePtx(b, loc, {}, {ptr, guard, adaptor.getValue()},
+              "{\n.reg .pred p;\nsetp.ne.b32 p, $1, 0;\n@p red" + qualifiers +
+                  " [$0], $2;\n}",
+              ("l,r," + reg).str());
+    // The result has no use: any value of its type stands for it.
+    rewriter.replaceOp(op, adaptor.getValue());
+    return success();
+  }
+  std::string zero = isFloat ? "0f00000000" : "0";
+  Value old =
+      inlinePtx(b, loc, {m->elementType}, {ptr, guard, adaptor.getValue()},
+                "{\n.reg .pred p;\nsetp.ne.b32 p, $2, 0;\nmov.b32 $0, " + zero +
+                    ";\n@p atom" + qualifiers + " $0, [$1], $3;\n}",
+                ("=" + reg + ",l,r," + reg).str())
+          .front();
+  rewriter.replaceOp(op, old);
   return success();
 }
 
@@ -381,9 +484,7 @@ LogicalResult lowerStore(StoreOp op, StoreOp::Adaptor adaptor,
       getMemory(op, op.getDest().getType(), adaptor.getDest(), converter, b);
   if (failed(m))
     return failure();
-  Value offset;
-  for (auto [d, index] : llvm::enumerate(adaptor.getIndices()))
-    offset = addValues(b, loc, offset, scaledIndex(b, loc, *m, index, d));
+  Value offset = elementOffset(b, loc, *m, adaptor.getIndices()).first;
   LLVM::StoreOp::create(b, loc, adaptor.getValue(),
                         elementAddress(b, loc, *m, offset), m->elementBytes);
   rewriter.eraseOp(op);
@@ -581,8 +682,9 @@ struct VectorCopyLowering : ConvertOpToLLVMPattern<CopyAsyncOp> {
 
 void mlir::tile::populateTileLoadsToNVVMPatterns(LLVMTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<OpLowering<LoadOp, lowerLoad>, OpLowering<StoreOp, lowerStore>,
-               OpLowering<FragLoadOp, lowerFragLoad>,
-               OpLowering<FragStoreGlobalOp, lowerFragStoreGlobal>,
-               VectorCopyLowering>(converter);
+  patterns.add<
+      OpLowering<LoadOp, lowerLoad>, OpLowering<StoreOp, lowerStore>,
+      OpLowering<AtomicOp, lowerAtomic>, OpLowering<FragLoadOp, lowerFragLoad>,
+      OpLowering<FragStoreGlobalOp, lowerFragStoreGlobal>, VectorCopyLowering>(
+      converter);
 }
