@@ -161,6 +161,20 @@ LogicalResult LoadOp::verify() {
   return verifyAccessIndices(*this, "source", source, getIndices(), ones);
 }
 
+LogicalResult GridSyncOp::verify() {
+  auto global = cast<GlobalType>(getCounter().getType());
+  if (!global.getElementType().isSignlessInteger(32))
+    return emitOpError("the counter is an i32 element, got ")
+           << global.getElementType();
+  if (auto kernel = (*this)->getParentOfType<KernelOp>();
+      kernel && kernel.getGrid() != GridPolicy::persistent)
+    return emitOpError("a grid sync needs a persistent grid (every CTA "
+                       "resident at once), got ")
+           << stringifyGridPolicy(kernel.getGrid());
+  SmallVector<int64_t> ones(getIndices().size(), 1);
+  return verifyAccessIndices(*this, "counter", global, getIndices(), ones);
+}
+
 LogicalResult AtomicOp::verify() {
   auto global = cast<GlobalType>(getDest().getType());
   Type elementType = global.getElementType();

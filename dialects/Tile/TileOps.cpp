@@ -210,6 +210,8 @@ KernelAbiAttr KernelOp::getAbi() {
              store.getVectorWidth() * elementBytes(store.getDst()));
     if (auto atomic = dyn_cast<AtomicOp>(op))
       access(atomic.getDest(), elementBytes(atomic.getDest()));
+    if (auto sync = dyn_cast<GridSyncOp>(op))
+      access(sync.getCounter(), elementBytes(sync.getCounter()));
     // cp.async.bulk moves multiples of 16 bytes between 16-byte addresses.
     if (auto copy = dyn_cast<CopyAsyncOp>(op);
         copy && copy.getDispatch() == CopyDispatch::bulk)

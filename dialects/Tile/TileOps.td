@@ -782,6 +782,29 @@ def Tile_SyncOp : Tile_Op<"sync", [MemoryEffects<[MemRead, MemWrite]>]> {
   let assemblyFormat = "$scope attr-dict";
 }
 
+def Tile_GridSyncOp : Tile_Op<"grid_sync", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "a barrier of every CTA of the grid, through a global counter";
+  let description = [{
+    Every thread of every CTA waits until all CTAs have reached the sync,
+    and what any of them wrote before it is visible to all after it. Thread
+    0 of each CTA, between two CTA barriers, adds 1 to the i32 element
+    `counter[indices]` (release, GPU scope) and waits for the counter to
+    reach the next multiple of the CTA count (acquire loads), fenced as
+    CUDA's grid.sync() is. The counter must be zero when the kernel's
+    first launch starts and is never reset: each sync moves it on by one
+    CTA count, so later launches and syncs continue from where it stands.
+    Every CTA must be resident at once, so the kernel has a persistent grid
+    (one CTA per SM); no role or single-thread block may hold the sync (the
+    others never reach it). An index outside the tensor makes it no sync.
+
+    `tile.grid_sync %counter[%c0] : !tile.global<?xi32>`
+  }];
+  let arguments = (ins Arg<Tile_AnyGlobal, "", [MemRead, MemWrite]>:$counter,
+                       Variadic<I32>:$indices);
+  let assemblyFormat = "$counter `[` $indices `]` attr-dict `:` type($counter)";
+  let hasVerifier = 1;
+}
+
 def Tile_FenceOp : Tile_Op<"fence", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "a memory-ordering fence";
   let description = [{

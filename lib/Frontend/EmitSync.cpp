@@ -21,18 +21,50 @@ using namespace mlir;
 // Synchronisation and pipelines
 //===----------------------------------------------------------------------===//
 
-static const llvm::StringRef kSyncScopes[] = {"cta", "cluster", "warpgroup"};
+static const llvm::StringRef kSyncScopes[] = {"cta", "cluster", "warpgroup",
+                                              "grid"};
+/// The index of "grid" in kSyncScopes: no tile.sync scope, a tile.grid_sync.
+static constexpr unsigned kGridScope = 3;
 static const llvm::StringRef kFenceKinds[] = {
     "proxy_async", "tcgen05_before_sync", "tcgen05_after_sync"};
 
 Val Emitter::emitSync(const CallExpr &call) {
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, "sync", {{"scope", true}}, args))
+  if (!bindArgs(call, "sync", {{"scope", true}, {"counter", false}}, args))
     return Val::error();
   std::optional<unsigned> scope =
       evalChoice(*args[0], "sync scope", kSyncScopes);
   if (!scope)
     return Val::error();
+  if (*scope == kGridScope) {
+    if (!args[1]) {
+      error(closingParen(call),
+            "a grid sync counts the CTAs in a global i32 element that starts "
+            "at 0: give it with counter = X[i]");
+      return Val::error();
+    }
+    std::optional<BufferRef> counter =
+        evalBufferRef(*args[1], "the counter of a grid sync");
+    if (!counter)
+      return Val::error();
+    if (!counter->base.getValueType<tile::GlobalType>()) {
+      error(args[1]->getRange(), "a grid sync's counter is an element of a "
+                                 "global tensor, got " +
+                                     describeVal(counter->base));
+      return Val::error();
+    }
+    SmallVector<Value> indices;
+    if (!elementIndices(*counter, /*store=*/false, indices))
+      return Val::error();
+    tile::GridSyncOp::create(builder, loc(call.getLoc()), counter->base.value,
+                             indices);
+    return Val::error();
+  }
+  if (args[1]) {
+    error(args[1]->getRange(), "counter = ... is the grid sync's: "
+                               "sync(grid, counter = X[i])");
+    return Val::error();
+  }
   if (llvm::is_contained(kernel->regionKinds, "single_thread block")) {
     error(call.getRange(), "a sync inside a single_thread block deadlocks: "
                            "only one thread reaches it");

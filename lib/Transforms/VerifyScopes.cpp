@@ -105,6 +105,17 @@ struct VerifyScopesPass
                   "the other threads never reach it";
       return success();
     }
+    if (isa<GridSyncOp>(op)) {
+      if (RoleOp role = getEnclosingRole(op))
+        return op->emitOpError()
+               << "a grid sync inside role '" << role.getRoleName()
+               << "' deadlocks: the other roles never reach it";
+      if (op->getParentOfType<SingleThreadOp>())
+        return op->emitOpError()
+               << "a grid sync inside a tile.single_thread block deadlocks: "
+                  "the other threads never reach it";
+      return success();
+    }
     if (auto copy = dyn_cast<CopyAsyncOp>(op))
       return requireOneThread(op, kernel, "a TMA copy");
     if (isa<BulkCommitOp>(op))

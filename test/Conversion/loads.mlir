@@ -106,3 +106,27 @@ tile.kernel @atomics(%F: !tile.global<?xi32>, %X: !tile.global<?xf32>) attribute
   %r = tile.load %F[%seen] order relaxed scope gpu : !tile.global<?xi32> -> i32
   %last = tile.atomic add %F[%r], %c1 : !tile.global<?xi32>, i32
 }
+
+// -----
+
+// A grid sync: CTA barriers around thread 0's fenced release add on the
+// counter and its spin on acquire loads until the next multiple of the CTA
+// count (CUDA's grid.sync()); only where the counter lies in the tensor.
+// CHECK-LABEL: llvm.func @grid(
+// CHECK: nvvm.barrier0
+// CHECK: %[[T0:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
+// CHECK: %[[GO:.*]] = arith.andi %[[T0]], %{{.*}} : i1
+// CHECK: scf.if %[[GO]] {
+// CHECK: llvm.fence syncscope("device") acq_rel
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects "atom.add.release.gpu.global.u32 $0, [$1], 1;", "=r,l"
+// CHECK: %[[ROUND:.*]] = arith.divui %[[OLD]], %{{.*}} : i32
+// CHECK: scf.while : () -> () {
+// CHECK: %[[NOW:.*]] = llvm.load %{{.*}} atomic syncscope("device") acquire {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+// CHECK: arith.cmpi slt
+// CHECK: scf.condition
+// CHECK: llvm.fence syncscope("device") acq_rel
+// CHECK: nvvm.barrier0
+tile.kernel @grid(%W: !tile.global<?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  tile.grid_sync %W[%c0] : !tile.global<?xi32>
+}

@@ -290,6 +290,30 @@ tile.kernel @scope_without_order(%F: !tile.global<?xi32>) attributes {target = #
 
 // -----
 
+tile.kernel @grid_sync_counter(%W: !tile.global<?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.grid_sync' op the counter is an i32 element, got 'f32'}}
+  tile.grid_sync %W[%c0] : !tile.global<?xf32>
+}
+
+// -----
+
+tile.kernel @grid_sync_fixed(%W: !tile.global<?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>, grid_axes = [#tile.grid_axis<4>, #tile.grid_axis<1>, #tile.grid_axis<1>]} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.grid_sync' op a grid sync needs a persistent grid (every CTA resident at once), got fixed}}
+  tile.grid_sync %W[%c0] : !tile.global<?xi32>
+}
+
+// -----
+
+tile.kernel @grid_sync_index(%W: !tile.global<2xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c2 = arith.constant 2 : i32
+  // expected-error @below {{'tile.grid_sync' op counter index 2 is out of range for dimension 0 of size 2 of '!tile.global<2xi32>'}}
+  tile.grid_sync %W[%c2] : !tile.global<2xi32>
+}
+
+// -----
+
 tile.kernel @pipeline_phase() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.pipeline.init' op phase must be 0 or 1, got 2}}
   %p = tile.pipeline.init phase 2 : !tile.pipeline<4>

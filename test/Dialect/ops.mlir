@@ -281,6 +281,8 @@ tile.kernel @loads(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xbf16>,
   %hi = tile.atomic max %grp[%c0], %old order relaxed scope gpu : !tile.global<?xi32>, i32
   // CHECK: tile.atomic exch %{{.*}}[%{{.*}}], %{{.*}} order acq_rel scope cluster : !tile.global<?xf32>, f32
   %swapped = tile.atomic exch %bias[%c0], %one order acq_rel scope cluster : !tile.global<?xf32>, f32
+  // CHECK: tile.grid_sync %{{.*}}[%{{.*}}] : !tile.global<?xi32>
+  tile.grid_sync %grp[%c0] : !tile.global<?xi32>
   // CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.smem<4x128xf32, none> -> f32
   %x = tile.load %sfa[%c0, %c0] : !tile.smem<4x128xf32, none> -> f32
   // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : f32, <4x128xf32, none>

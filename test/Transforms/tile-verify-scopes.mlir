@@ -19,6 +19,26 @@ tile.kernel @cluster_sync_in_single_thread() attributes {target = #tile.target<s
 
 // -----
 
+tile.kernel @grid_sync_in_role(%W: !tile.global<1xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  tile.role "consumer" warpgroups [0] {
+    // expected-error @below {{'tile.grid_sync' op a grid sync inside role 'consumer' deadlocks: the other roles never reach it}}
+    tile.grid_sync %W[%c0] : !tile.global<1xi32>
+  }
+}
+
+// -----
+
+tile.kernel @grid_sync_in_single_thread(%W: !tile.global<1xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  tile.single_thread cta {
+    // expected-error @below {{'tile.grid_sync' op a grid sync inside a tile.single_thread block deadlocks: the other threads never reach it}}
+    tile.grid_sync %W[%c0] : !tile.global<1xi32>
+  }
+}
+
+// -----
+
 tile.kernel @tma_from_warpgroup(%A: !tile.global<128x64xbf16>) attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   %a = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
   %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>

@@ -1,7 +1,8 @@
 //===- Loads.cpp - loads into registers, guarded stores, 1-D copies -------===//
 //
-// tile.load, tile.store (shared), tile.atomic, tile.frag.load and
-// tile.frag.store_global address memory element by element. A global tensor is
+// tile.load, tile.store (shared), tile.atomic, tile.grid_sync (through a
+// global counter), tile.frag.load and tile.frag.store_global address memory
+// element by element. A global tensor is
 // its pointer parameter plus its strides (KernelOp::getAbi), and every access
 // is guarded by its dims: a load past the edge reads 16 zero bytes in global
 // memory (__tile_zeros) instead, so no access can fault and no branch is taken;
@@ -475,6 +476,67 @@ LogicalResult lowerAtomic(AtomicOp op, AtomicOp::Adaptor adaptor,
   return success();
 }
 
+/// CUDA's grid.sync(), on the counter: a CTA barrier; thread 0 fences,
+/// adds 1 (atom.release.gpu), waits with acquire loads until the counter
+/// reaches the next multiple of the CTA count (a signed difference, so the
+/// counter may wrap), fences; a CTA barrier.
+LogicalResult lowerGridSync(GridSyncOp op, GridSyncOp::Adaptor adaptor,
+                            ConversionPatternRewriter &rewriter,
+                            const LLVMTypeConverter &converter) {
+  Location loc = op.getLoc();
+  OpBuilder &b = rewriter;
+  FailureOr<Memory> m = getMemory(op, op.getCounter().getType(),
+                                  adaptor.getCounter(), converter, b);
+  if (failed(m))
+    return failure();
+  auto [offset, inside] = elementOffset(b, loc, *m, adaptor.getIndices());
+  Value ptr = elementAddress(b, loc, *m, offset);
+  Type i32 = b.getI32Type();
+  NVVM::Barrier0Op::create(b, loc);
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      threadIdx(b, loc), i32Const(b, loc, 0));
+  auto ifOp =
+      scf::IfOp::create(b, loc, arith::AndIOp::create(b, loc, first, inside),
+                        /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
+    Value old =
+        inlinePtx(b, loc, {i32}, {ptr},
+                  "atom.add.release.gpu.global.u32 $0, [$1], 1;", "=r,l")
+            .front();
+    Value ctas = arith::MulIOp::create(
+        b, loc, NVVM::GridDimXOp::create(b, loc, i32),
+        arith::MulIOp::create(b, loc, NVVM::GridDimYOp::create(b, loc, i32),
+                              NVVM::GridDimZOp::create(b, loc, i32)));
+    Value target = arith::MulIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, arith::DivUIOp::create(b, loc, old, ctas),
+                              i32Const(b, loc, 1)),
+        ctas);
+    auto spin = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.createBlock(&spin.getBefore());
+      Value now = LLVM::LoadOp::create(
+          b, loc, i32, ptr, /*alignment=*/4, /*isVolatile=*/false,
+          /*isNonTemporal=*/false, /*isInvariant=*/false,
+          /*isInvariantGroup=*/false, LLVM::AtomicOrdering::acquire, "device");
+      Value behind = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::slt,
+          arith::SubIOp::create(b, loc, now, target), i32Const(b, loc, 0));
+      scf::ConditionOp::create(b, loc, behind, ValueRange{});
+      b.createBlock(&spin.getAfter());
+      scf::YieldOp::create(b, loc);
+    }
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "device");
+  }
+  NVVM::Barrier0Op::create(b, loc);
+  rewriter.eraseOp(op);
+  return success();
+}
+
 LogicalResult lowerStore(StoreOp op, StoreOp::Adaptor adaptor,
                          ConversionPatternRewriter &rewriter,
                          const LLVMTypeConverter &converter) {
@@ -684,7 +746,8 @@ void mlir::tile::populateTileLoadsToNVVMPatterns(LLVMTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   patterns.add<
       OpLowering<LoadOp, lowerLoad>, OpLowering<StoreOp, lowerStore>,
-      OpLowering<AtomicOp, lowerAtomic>, OpLowering<FragLoadOp, lowerFragLoad>,
+      OpLowering<AtomicOp, lowerAtomic>, OpLowering<GridSyncOp, lowerGridSync>,
+      OpLowering<FragLoadOp, lowerFragLoad>,
       OpLowering<FragStoreGlobalOp, lowerFragStoreGlobal>, VectorCopyLowering>(
       converter);
 }
