@@ -79,6 +79,11 @@ FragType getElementwiseResultType(TypeRange operands, Type elementType);
 /// verifiers of fragment loads and stores and tile-dispatch use it.
 int64_t getFragmentAccessWidth(FragType frag, int64_t maxWidth);
 
+/// The kernel argument a global tensor value is, or views (through
+/// tile.peer_view): its number, or -1 for anything else. The ABI's pointer
+/// params and tile-dispatch's read-only analysis follow views with it.
+int64_t getRootKernelArg(Value global);
+
 } // namespace mlir::tile
 
 #endif // TILEC_DIALECTS_TILE_TILEDIALECT_H

@@ -188,11 +188,9 @@ KernelAbiAttr KernelOp::getAbi() {
   // argument order.
   SmallVector<int64_t> pointerAlign(argTypes.size(), 0);
   auto access = [&](Value tensor, int64_t bytes) {
-    auto arg = dyn_cast<BlockArgument>(tensor);
-    if (arg && arg.getOwner()->getParentOp() == getOperation() &&
-        isa<GlobalType>(tensor.getType()))
-      pointerAlign[arg.getArgNumber()] =
-          std::max(pointerAlign[arg.getArgNumber()], bytes);
+    int64_t arg = getRootKernelArg(tensor);
+    if (arg >= 0)
+      pointerAlign[arg] = std::max(pointerAlign[arg], bytes);
   };
   walk([&](Operation *op) {
     auto elementBytes = [](Value v) {
@@ -843,4 +841,14 @@ void SchedCoordsOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   for (auto [result, name] :
        llvm::zip(getResults(), ArrayRef(kNames).drop_front(skip)))
     setNameFn(result, name);
+}
+
+int64_t mlir::tile::getRootKernelArg(Value global) {
+  while (auto view = global.getDefiningOp<PeerViewOp>())
+    global = view.getTensor();
+  auto arg = dyn_cast<BlockArgument>(global);
+  if (!arg || !isa<GlobalType>(global.getType()) ||
+      !isa_and_nonnull<KernelOp>(arg.getOwner()->getParentOp()))
+    return -1;
+  return arg.getArgNumber();
 }

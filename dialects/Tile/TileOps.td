@@ -894,17 +894,37 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments]> {
   }];
   let arguments = (ins Arg<Tile_CopyOperand, "", [MemRead]>:$source,
                        Variadic<I32>:$indices,
-                       Optional<AnyTypeOf<[I32, F32]>>:$other,
+                       Optional<AnyTypeOf<[I32, I64, F32]>>:$other,
                        UnitAttr:$nc,
                        OptionalAttr<Tile_MemoryOrder>:$order,
                        OptionalAttr<Tile_MemoryScope>:$scope);
-  let results = (outs AnyTypeOf<[I32, F32]>:$result);
+  let results = (outs AnyTypeOf<[I32, I64, F32]>:$result);
   let assemblyFormat = [{
     $source `[` $indices `]` (`other` $other^ `:` type($other))?
     (`order` $order^)? (`scope` $scope^)? attr-dict
     `:` type($source) `->` type($result)
   }];
   let hasVerifier = 1;
+}
+
+def Tile_PeerViewOp : Tile_Op<"peer_view", [Pure, AllTypesMatch<["tensor", "result"]>]> {
+  let summary = "the same tensor in another GPU's memory, `offset` bytes away";
+  let description = [{
+    A symmetric buffer (NVSHMEM's, PyTorch's symmetric memory) has the same
+    shape on every rank and each rank's copy mapped into this GPU's address
+    space; `offset` is the peer's copy's address minus this one's (DeepGEMM's
+    SymBuffer: a base and per-rank offsets, loaded from a table the engine
+    filled). Loads, stores of fragments and atomics through the view reach
+    the peer's memory (over NVLink); a TMA copy cannot use it (its tensor
+    map is the host's, for this GPU's copy). A kernel that takes a peer view
+    of a tensor never reads that tensor through the read-only cache: peers
+    write it.
+
+    `%peer = tile.peer_view %X, %offset : !tile.global<?xi32>`
+  }];
+  let arguments = (ins Tile_AnyGlobal:$tensor, I64:$offset);
+  let results = (outs Tile_AnyGlobal:$result);
+  let assemblyFormat = "$tensor `,` $offset attr-dict `:` type($tensor)";
 }
 
 def Tile_AtomicOp : Tile_Op<"atomic", [AllTypesMatch<["value", "old"]>]> {

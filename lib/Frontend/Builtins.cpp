@@ -43,6 +43,7 @@ llvm::ArrayRef<Builtin> tilec::frontend::getBuiltins() {
       {"index", Kind::Expression, true, &Emitter::emitZeros},
       {"tmem_load", Kind::Expression, true, &Emitter::emitTmemLoad},
       {"load", Kind::Expression, true, &Emitter::emitLoad},
+      {"peer", Kind::Expression, true, &Emitter::emitPeer},
       {"atomic_add", Kind::Expression, true, &Emitter::emitAtomic, nullptr,
        false, nullptr, /*valueOptional=*/true},
       {"atomic_max", Kind::Expression, true, &Emitter::emitAtomic, nullptr,

@@ -96,12 +96,13 @@ bool Emitter::elementIndices(const BufferRef &ref, bool store,
   }
   // Stores also write 16-bit floats (a row of -inf for a TMA store of bf16
   // logits); loads read what scalar math takes.
+  // Loads read i64 too: a symmetric buffer's table of peer offsets.
   bool half = elementType.isF16() || elementType.isBF16();
   if (!elementType.isSignlessInteger(32) && !elementType.isF32() &&
-      !(store && half)) {
+      !(store && half) && !(!store && elementType.isSignlessInteger(64))) {
     error(ref.getRange(),
           std::string(store ? "a scalar store writes i32, f32, f16 or bf16"
-                            : "a scalar load reads i32 or f32") +
+                            : "a scalar load reads i32, i64 or f32") +
               " elements, but '" + name + "' holds " +
               tile::getElementTypeName(elementType));
     return false;
@@ -171,6 +172,36 @@ Val Emitter::loadScalar(const BufferRef &ref, const Expr *other, llvm::SMLoc at,
   return Val::of(tile::LoadOp::create(builder, loc(at), elementType,
                                       ref.base.value, indices, fill,
                                       /*nc=*/false, orderAttr, scopeAttr));
+}
+
+Val Emitter::emitPeer(const CallExpr &call) {
+  SmallVector<const Expr *> args;
+  if (!bindArgs(call, "peer", {{"tensor", true}, {"offset", true}}, args))
+    return Val::error();
+  Val tensor = eval(*args[0]);
+  if (tensor.isError())
+    return Val::error();
+  if (!tensor.getValueType<tile::GlobalType>()) {
+    error(args[0]->getRange(), "peer views a global tensor on another GPU, "
+                               "got " +
+                                   describeVal(tensor));
+    return Val::error();
+  }
+  Val offset = eval(*args[1]);
+  if (offset.isError())
+    return Val::error();
+  Value bytes = materialize(offset, args[1]->getRange(), builder.getI64Type());
+  if (!bytes)
+    return Val::error();
+  if (!bytes.getType().isSignlessInteger(64)) {
+    error(args[1]->getRange(),
+          "a peer's offset is the i64 distance in bytes from this GPU's copy "
+          "(a symmetric buffer's offset table, global i64[...]), got " +
+              describeVal(offset));
+    return Val::error();
+  }
+  return Val::of(tile::PeerViewOp::create(builder, loc(call.getLoc()),
+                                          tensor.type, tensor.value, bytes));
 }
 
 Val Emitter::emitAtomic(const CallExpr &call) {

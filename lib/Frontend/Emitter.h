@@ -605,6 +605,8 @@ private:
   /// atomic_add(X[i], v, order = release, scope = sys) and atomic_max,
   /// atomic_min, atomic_exch: EmitLoads.
   Val emitAtomic(const CallExpr &call);
+  /// peer(X, offset): X on another GPU, `offset` bytes away: EmitLoads.
+  Val emitPeer(const CallExpr &call);
 
   //===--------------------------------------------------------------------===//
   // EmitSync.cpp: sync, fence, pipelines, barrier and pipeline methods

@@ -158,12 +158,18 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
       for (const MemoryEffects::EffectInstance &effect : effects)
         if (isa<MemoryEffects::Write>(effect.getEffect()))
           if (Value value = effect.getValue())
-            if (int64_t arg = getArgNumber(value); arg >= 0)
+            if (int64_t arg = getRootKernelArg(value); arg >= 0)
               written.insert(arg);
+    });
+    // A tensor the kernel views on a peer is written by the peers' copies
+    // of the kernel, whatever this one does with it.
+    kernel.walk([&](PeerViewOp view) {
+      if (int64_t arg = getRootKernelArg(view.getTensor()); arg >= 0)
+        written.insert(arg);
     });
     auto readOnly = [&](Value source) {
       return isa<GlobalType>(source.getType()) &&
-             !written.contains(getArgNumber(source));
+             !written.contains(getRootKernelArg(source));
     };
     kernel.walk([&](Operation *op) {
       Builder b(op->getContext());

@@ -130,3 +130,27 @@ tile.kernel @grid(%W: !tile.global<?xi32>) attributes {target = #tile.target<sm_
   %c0 = arith.constant 0 : i32
   tile.grid_sync %W[%c0] : !tile.global<?xi32>
 }
+
+// -----
+
+// A peer view is the tensor's pointer plus the offset in bytes (views of
+// views add up); its dims and guard are the tensor's (a symmetric buffer
+// has the same shape everywhere), and the tensor has one pointer
+// parameter however it is viewed.
+// CHECK-LABEL: llvm.func @peer(
+// CHECK-SAME: %[[F:[a-z0-9]+]]: !llvm.ptr<1>, %[[OFFS:[a-z0-9]+]]: !llvm.ptr<1>
+// CHECK-SAME: tile.kernel_abi = #tile.kernel_abi<params = [#tile.pointer_param<arg = 0, align = 4>, #tile.pointer_param<arg = 1, align = 8>,
+// CHECK: %[[OFF:.*]] = llvm.load %{{.*}} invariant {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK: %[[SUM:.*]] = arith.addi %[[OFF]], %[[OFF]] : i64
+// CHECK: %[[BASE:.*]] = llvm.getelementptr %[[F]][%[[SUM]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK: llvm.getelementptr %[[BASE]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+// CHECK: red.release.sys.global.add.u32
+// CHECK-NOT: peer_view
+tile.kernel @peer(%F: !tile.global<?xi32>, %OFFS: !tile.global<?xi64>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %off = tile.load %OFFS[%c0] : !tile.global<?xi64> -> i64
+  %peer = tile.peer_view %F, %off : !tile.global<?xi32>
+  %twice = tile.peer_view %peer, %off : !tile.global<?xi32>
+  %o = tile.atomic add %twice[%c1], %c1 order release scope sys : !tile.global<?xi32>, i32
+}

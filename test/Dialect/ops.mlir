@@ -281,6 +281,9 @@ tile.kernel @loads(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xbf16>,
   %hi = tile.atomic max %grp[%c0], %old order relaxed scope gpu : !tile.global<?xi32>, i32
   // CHECK: tile.atomic exch %{{.*}}[%{{.*}}], %{{.*}} order acq_rel scope cluster : !tile.global<?xf32>, f32
   %swapped = tile.atomic exch %bias[%c0], %one order acq_rel scope cluster : !tile.global<?xf32>, f32
+  // CHECK: tile.peer_view %{{.*}}, %{{.*}} : !tile.global<?xi32>
+  %far = arith.constant 4096 : i64
+  %peer = tile.peer_view %grp, %far : !tile.global<?xi32>
   // CHECK: tile.grid_sync %{{.*}}[%{{.*}}] : !tile.global<?xi32>
   tile.grid_sync %grp[%c0] : !tile.global<?xi32>
   // CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.smem<4x128xf32, none> -> f32

@@ -243,3 +243,20 @@ tile.kernel @prefix_narrow(%S: !tile.global<?x?xf32>) attributes {target = #tile
     tile.copy_async %s[], %S[%c0, %c0] barrier %full[%c0] {extent = array<i64: 1, 6>} : !tile.smem<1x64xf32, none>, !tile.global<?x?xf32>, !tile.barrier<tma, 1>
   }
 }
+
+// -----
+
+// A tensor the kernel views on a peer (tile.peer_view) is written by the
+// peers' copies of the kernel: its loads, through the view or not, never
+// read through the read-only cache. The offset table, only read, does.
+// CHECK-LABEL: tile.kernel @peer_written(
+// CHECK: %[[OFF:.*]] = tile.load %{{.*}}[%{{.*}}] {nc} : !tile.global<?xi64> -> i64
+// CHECK: tile.load %{{.*}}[%{{.*}}] : !tile.global<?xi32> -> i32
+// CHECK: tile.load %{{.*}}[%{{.*}}] : !tile.global<?xi32> -> i32
+tile.kernel @peer_written(%F: !tile.global<?xi32>, %OFFS: !tile.global<?xi64>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %off = tile.load %OFFS[%c0] : !tile.global<?xi64> -> i64
+  %peer = tile.peer_view %F, %off : !tile.global<?xi32>
+  %a = tile.load %peer[%c0] : !tile.global<?xi32> -> i32
+  %b = tile.load %F[%a] : !tile.global<?xi32> -> i32
+}

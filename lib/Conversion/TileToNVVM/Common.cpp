@@ -232,10 +232,26 @@ KernelAbiAttr getKernelAbi(LLVM::LLVMFuncOp func) {
 }
 
 int64_t getGlobalArg(Value v) {
-  if (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>())
-    if (auto arg = cast->getAttrOfType<IntegerAttr>(kGlobalArgAttr))
-      return arg.getInt();
+  auto cast = v.getDefiningOp<UnrealizedConversionCastOp>();
+  if (!cast)
+    return -1;
+  if (auto arg = cast->getAttrOfType<IntegerAttr>(kGlobalArgAttr))
+    return arg.getInt();
+  if (cast->hasAttr(kPeerViewAttr))
+    return getGlobalArg(cast.getOperand(0));
   return -1;
+}
+
+Value getPeerOffset(OpBuilder &b, Location loc, Value v) {
+  Value total;
+  while (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>()) {
+    if (!cast->hasAttr(kPeerViewAttr))
+      break;
+    Value offset = cast.getOperand(1);
+    total = total ? arith::AddIOp::create(b, loc, total, offset) : offset;
+    v = cast.getOperand(0);
+  }
+  return total;
 }
 
 //===----------------------------------------------------------------------===//

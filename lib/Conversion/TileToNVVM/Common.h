@@ -234,8 +234,18 @@ KernelAbiAttr getKernelAbi(LLVM::LLVMFuncOp func);
 constexpr StringLiteral kGlobalArgAttr =
     TileDialect::ArgAttrHelper::getNameStr();
 
-/// The kernel argument number a global tensor value stands for, or -1.
+/// The attribute marking the cast that stands for a tile.peer_view: its
+/// operands are the viewed tensor's value and the offset in bytes.
+constexpr StringLiteral kPeerViewAttr = "peer_view";
+
+/// The kernel argument number a global tensor value stands for, or views
+/// on a peer, or -1.
 int64_t getGlobalArg(Value v);
+
+/// The bytes between a global tensor value and its kernel argument's memory
+/// (the sum of its peer views' offsets, an i64), or null for the argument
+/// itself.
+Value getPeerOffset(OpBuilder &b, Location loc, Value v);
 
 //===----------------------------------------------------------------------===//
 // MMA operands (wgmma and tcgen05)

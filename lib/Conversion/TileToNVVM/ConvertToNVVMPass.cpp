@@ -155,11 +155,22 @@ struct ConvertToNVVMPass
         alloca->moveAfter(size ? size : &entry.front());
     });
 
-    // The placeholders for global tensors have no users left.
-    module.walk([](UnrealizedConversionCastOp cast) {
-      if (cast->hasAttr(kGlobalArgAttr) && cast->use_empty())
-        cast.erase();
+    // The placeholders for global tensors and their peer views have no
+    // users left (the views first: they use the placeholders).
+    SmallVector<UnrealizedConversionCastOp> views, placeholders;
+    module.walk([&](UnrealizedConversionCastOp cast) {
+      if (cast->hasAttr(kPeerViewAttr))
+        views.push_back(cast);
+      else if (cast->hasAttr(kGlobalArgAttr))
+        placeholders.push_back(cast);
     });
+    // Views of views: the later ones (the users) go first.
+    for (UnrealizedConversionCastOp cast : llvm::reverse(views))
+      if (cast->use_empty())
+        cast.erase();
+    for (UnrealizedConversionCastOp cast : placeholders)
+      if (cast->use_empty())
+        cast.erase();
   }
 };
 

@@ -89,6 +89,10 @@ FailureOr<Memory> getMemory(Operation *op, Type type, Value converted,
     return op->emitOpError("has no pointer parameter for its tensor");
   m.global = true;
   m.base = func.getArgument(pointer);
+  // A peer's copy of the tensor: its bytes lie `offset` away.
+  if (Value offset = getPeerOffset(b, loc, converted))
+    m.base = LLVM::GEPOp::create(b, loc, m.base.getType(), b.getI8Type(),
+                                 m.base, ValueRange{offset});
   m.elementType = converter.convertType(global.getElementType());
   m.elementBytes = getElementBytes(global.getElementType());
   for (unsigned d = 0; d < global.getRank(); ++d) {
@@ -537,6 +541,18 @@ LogicalResult lowerGridSync(GridSyncOp op, GridSyncOp::Adaptor adaptor,
   return success();
 }
 
+/// A cast marked kPeerViewAttr that getMemory reads back: the offset is
+/// added to the pointer where the view is accessed.
+LogicalResult lowerPeerView(PeerViewOp op, PeerViewOp::Adaptor adaptor,
+                            ConversionPatternRewriter &rewriter) {
+  auto cast = UnrealizedConversionCastOp::create(
+      rewriter, op.getLoc(), op.getType(),
+      ValueRange{adaptor.getTensor(), adaptor.getOffset()});
+  cast->setAttr(kPeerViewAttr, rewriter.getUnitAttr());
+  rewriter.replaceOp(op, cast.getResult(0));
+  return success();
+}
+
 LogicalResult lowerStore(StoreOp op, StoreOp::Adaptor adaptor,
                          ConversionPatternRewriter &rewriter,
                          const LLVMTypeConverter &converter) {
@@ -747,6 +763,7 @@ void mlir::tile::populateTileLoadsToNVVMPatterns(LLVMTypeConverter &converter,
   patterns.add<
       OpLowering<LoadOp, lowerLoad>, OpLowering<StoreOp, lowerStore>,
       OpLowering<AtomicOp, lowerAtomic>, OpLowering<GridSyncOp, lowerGridSync>,
+      OpLowering<PeerViewOp, lowerPeerView>,
       OpLowering<FragLoadOp, lowerFragLoad>,
       OpLowering<FragStoreGlobalOp, lowerFragStoreGlobal>, VectorCopyLowering>(
       converter);
