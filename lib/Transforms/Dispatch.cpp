@@ -174,7 +174,8 @@ struct DispatchPass : public tile::impl::TileDispatchBase<DispatchPass> {
     kernel.walk([&](Operation *op) {
       Builder b(op->getContext());
       if (auto load = dyn_cast<LoadOp>(op)) {
-        if (readOnly(load.getSource()))
+        // An ordered load reads what another thread or GPU writes.
+        if (readOnly(load.getSource()) && !load.getOrder())
           load.setNc(true);
       } else if (auto load = dyn_cast<FragLoadOp>(op)) {
         if (readOnly(load.getSource()))

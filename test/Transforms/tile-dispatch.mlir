@@ -249,14 +249,18 @@ tile.kernel @prefix_narrow(%S: !tile.global<?x?xf32>) attributes {target = #tile
 // A tensor the kernel views on a peer (tile.peer_view) is written by the
 // peers' copies of the kernel: its loads, through the view or not, never
 // read through the read-only cache. The offset table, only read, does.
+// An ordered load never does either: it reads what another thread or GPU
+// writes, whatever this kernel does.
 // CHECK-LABEL: tile.kernel @peer_written(
 // CHECK: %[[OFF:.*]] = tile.load %{{.*}}[%{{.*}}] {nc} : !tile.global<?xi64> -> i64
 // CHECK: tile.load %{{.*}}[%{{.*}}] : !tile.global<?xi32> -> i32
 // CHECK: tile.load %{{.*}}[%{{.*}}] : !tile.global<?xi32> -> i32
+// CHECK: tile.load %{{.*}}[%{{.*}}] order acquire scope sys : !tile.global<?xi64> -> i64
 tile.kernel @peer_written(%F: !tile.global<?xi32>, %OFFS: !tile.global<?xi64>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %c0 = arith.constant 0 : i32
   %off = tile.load %OFFS[%c0] : !tile.global<?xi64> -> i64
   %peer = tile.peer_view %F, %off : !tile.global<?xi32>
   %a = tile.load %peer[%c0] : !tile.global<?xi32> -> i32
   %b = tile.load %F[%a] : !tile.global<?xi32> -> i32
+  %flag = tile.load %OFFS[%b] order acquire scope sys : !tile.global<?xi64> -> i64
 }
