@@ -22,21 +22,7 @@ mkdir -p "$out" "$work"
 dense=${DENSE_SHAPES:-4096x7168x16384,4096x4096x7168,8192x8192x8192,4096x24576x1536}
 start=$(date +%s)
 
-# A step starts only where its time-out still ends before BUDGET s (one
-# device command runs at most 600 s).
-budget=${BUDGET:-570}
-step() {
-  local name=$1 limit=$2
-  shift 2
-  local left=$((budget - ($(date +%s) - start)))
-  if [ "$left" -lt 30 ]; then echo "$name: skipped (no time left)"; return; fi
-  [ "$limit" -gt "$left" ] && limit=$left
-  timeout "$limit" "$@" > "$work/$name.log" 2>&1
-  local rc=$?
-  echo "$name: rc $rc at $(($(date +%s) - start)) s"
-  # Logs come back only for failed steps ($OUT returns at most 8 files).
-  if [ "$rc" -ne 0 ]; then tail -c 20000 "$work/$name.log" > "$out/ta-$name.log"; fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/steps.sh"
 
 dense_run() {
   local name=$1
