@@ -44,8 +44,8 @@ step sync_check 60 python3 bench/sync_check.py out/sync_check.tilec \
 step compass-fp8 200 python3 bench/vs_deepgemm.py --commit "$commit" \
   --dtypes fp8 --shapes compass --markdown "$out/vs-fp8.md"
 step ncu-grouped 120 ncu --clock-control none --section SpeedOfLight \
-  --section WarpStateStats --section SchedulerStats -k regex:m_grouped \
-  --launch-skip 4 --launch-count 4 python3 bench/ncu_grouped.py
+  --section WarpStateStats --section SchedulerStats -k "regex:m_grouped|sm90_fp8" \
+  --launch-skip 2 --launch-count 8 python3 bench/ncu_grouped.py
 cp "$work/ncu-grouped.log" "$out/ncu-grouped.txt" 2>/dev/null
 step grouped-bf16 180 python3 bench/py_grouped_check.py --kinds bf16 \
   --markdown "$out/grouped-bf16.md"
