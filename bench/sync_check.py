@@ -35,7 +35,7 @@ import tilec_runtime as tr  # noqa: E402
 STAMP = 4096  # round * STAMP + cta, as the kernel writes
 
 
-def launch(kernel, ctas, rounds, state):
+def launch(kernel, rounds, state):
     """One launch on `state` (the buffers, kept across launches); returns
     (threads counted, stale stamps, counter after)."""
     buf, total, counter, offs = state
@@ -57,7 +57,7 @@ def check(bundle, rounds, launches, expect_stale):
     state = (buf, total, counter, offs)
     lines, ok = [], True
     for i in range(launches):
-        threads, stale, after = launch(kernel, ctas, rounds, state)
+        threads, stale, after = launch(kernel, rounds, state)
         want_threads = rounds * ctas * 128
         want_counter = 0 if expect_stale else 2 * rounds * ctas * (i + 1)
         first_half_clean = bool((buf[:c] == -1).all())

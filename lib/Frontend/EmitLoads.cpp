@@ -126,28 +126,29 @@ bool Emitter::elementIndices(const BufferRef &ref, bool store,
   return true;
 }
 
-static const llvm::StringRef kMemoryOrders[] = {"relaxed", "acquire", "release",
-                                                "acq_rel"};
-static const llvm::StringRef kMemoryScopes[] = {"cta", "cluster", "gpu", "sys"};
-
 bool Emitter::evalMemoryOrdering(const Expr *order, const Expr *scope,
                                  tile::MemoryOrderAttr &orderAttr,
                                  tile::MemoryScopeAttr &scopeAttr) {
-  if (order) {
-    std::optional<unsigned> choice = evalChoice(*order, "order", kMemoryOrders);
-    if (!choice)
-      return false;
-    orderAttr = tile::MemoryOrderAttr::get(
-        &context, static_cast<tile::MemoryOrder>(*choice));
-  }
-  if (scope) {
-    std::optional<unsigned> choice = evalChoice(*scope, "scope", kMemoryScopes);
-    if (!choice)
-      return false;
-    scopeAttr = tile::MemoryScopeAttr::get(
-        &context, static_cast<tile::MemoryScope>(*choice));
-  }
-  return true;
+  // One of the dialect's enum names (tile.atomic's and tile.load's), the
+  // choices read off the enum itself.
+  auto choose = [&](const Expr *expr, llvm::StringRef what, auto stringify,
+                    uint64_t maxValue, auto &attr) {
+    if (!expr)
+      return true;
+    using Enum = decltype(attr.getValue());
+    SmallVector<llvm::StringRef, 4> names;
+    for (uint64_t i = 0; i <= maxValue; ++i)
+      names.push_back(stringify(static_cast<Enum>(i)));
+    std::optional<unsigned> choice = evalChoice(*expr, what, names);
+    if (choice)
+      attr = std::remove_reference_t<decltype(attr)>::get(
+          &context, static_cast<Enum>(*choice));
+    return choice.has_value();
+  };
+  return choose(order, "order", tile::stringifyMemoryOrder,
+                tile::getMaxEnumValForMemoryOrder(), orderAttr) &&
+         choose(scope, "scope", tile::stringifyMemoryScope,
+                tile::getMaxEnumValForMemoryScope(), scopeAttr);
 }
 
 Val Emitter::loadScalar(const BufferRef &ref, const Expr *other, llvm::SMLoc at,

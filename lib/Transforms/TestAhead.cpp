@@ -133,8 +133,7 @@ bool stageInRange(Value index, BarrierType barrier) {
 }
 
 /// Tests each of `loop`'s top-level barrier waits one iteration ahead.
-/// Returns the number of waits given a test.
-unsigned testAhead(scf::ForOp loop) {
+void testAhead(scf::ForOp loop) {
   SmallVector<std::pair<BarrierWaitOp, Value>> tested;
   for (auto wait : loop.getBody()->getOps<BarrierWaitOp>()) {
     if (wait.getReady() || wait.getDebugBarrier())
@@ -170,7 +169,7 @@ unsigned testAhead(scf::ForOp loop) {
     tested.push_back({wait, ready});
   }
   if (tested.empty())
-    return 0;
+    return;
   // The first iteration's waits have no test before them: ready = false.
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
@@ -184,12 +183,11 @@ unsigned testAhead(scf::ForOp loop) {
             llvm::map_range(tested, [](auto &pair) { return pair.second; }));
       });
   if (failed(grown))
-    return 0;
+    return;
   auto newLoop = cast<scf::ForOp>(grown->getOperation());
   ValueRange readyArgs = newLoop.getRegionIterArgs().take_back(tested.size());
   for (auto [pair, ready] : llvm::zip(tested, readyArgs))
     pair.first.getReadyMutable().assign(ready);
-  return tested.size();
 }
 
 struct TestAheadPass : public tile::impl::TileTestAheadBase<TestAheadPass> {

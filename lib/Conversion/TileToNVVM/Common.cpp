@@ -87,6 +87,14 @@ Value threadIdx(OpBuilder &b, Location loc) {
   return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
 }
 
+Value numCtas(OpBuilder &b, Location loc) {
+  Type i32 = b.getI32Type();
+  return arith::MulIOp::create(
+      b, loc, NVVM::GridDimXOp::create(b, loc, i32),
+      arith::MulIOp::create(b, loc, NVVM::GridDimYOp::create(b, loc, i32),
+                            NVVM::GridDimZOp::create(b, loc, i32)));
+}
+
 std::pair<Value, Value> fragmentThreadCoord(OpBuilder &b, Location loc,
                                             FragLayout layout, Value tid) {
   if (layout == FragLayout::row_per_thread)

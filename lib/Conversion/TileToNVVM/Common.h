@@ -148,6 +148,8 @@ Value sharedAddress(OpBuilder &b, Location loc, Value ptr);
 
 /// The thread's index in the CTA (tid.x).
 Value threadIdx(OpBuilder &b, Location loc);
+/// The CTAs of the grid: nctaid.x * nctaid.y * nctaid.z.
+Value numCtas(OpBuilder &b, Location loc);
 /// The (row, column) of the first element thread `tid` (0-127 in its
 /// warpgroup) holds in a fragment of `layout`, relative to thread 0's:
 /// wgmma_acc (16 warp + lane / 4, 2 (lane % 4)), as wgmmaAccumulatorCoord

@@ -33,10 +33,7 @@ LogicalResult lowerId(IdOp op, IdOp::Adaptor adaptor,
                      NVVM::GridDimYOp::create(b, loc, i32));
     break;
   case IdKind::num_ctas:
-    result = arith::MulIOp::create(
-        b, loc, NVVM::GridDimXOp::create(b, loc, i32),
-        arith::MulIOp::create(b, loc, NVVM::GridDimYOp::create(b, loc, i32),
-                              NVVM::GridDimZOp::create(b, loc, i32)));
+    result = numCtas(b, loc);
     break;
   case IdKind::cta_x:
     result = NVVM::BlockIdXOp::create(b, loc, i32);

@@ -142,16 +142,30 @@ Value elementAddress(OpBuilder &b, Location loc, const Memory &m,
                              ValueRange{offset});
 }
 
-/// The offset of the element at `indices` and whether it lies inside the
-/// tensor (null for shared memory, which is not guarded).
-std::pair<Value, Value> elementOffset(OpBuilder &b, Location loc,
-                                      const Memory &m, ValueRange indices) {
+/// One element of a tensor or buffer: its memory, its address and whether
+/// it lies inside the tensor (null for shared memory, which is not guarded).
+struct Element {
+  Memory memory;
+  Value address;
+  Value inside;
+};
+
+/// The element at `indices` of `type`, whose converted value is
+/// `converted`: what each scalar access (load, store, atomic, grid sync)
+/// starts from.
+FailureOr<Element> getElement(Operation *op, Type type, Value converted,
+                              ValueRange indices,
+                              const TypeConverter &converter, OpBuilder &b) {
+  Location loc = op->getLoc();
+  FailureOr<Memory> m = getMemory(op, type, converted, converter, b);
+  if (failed(m))
+    return failure();
   Value offset, inside;
   for (auto [d, index] : llvm::enumerate(indices)) {
-    offset = addValues(b, loc, offset, scaledIndex(b, loc, m, index, d));
-    inside = andValues(b, loc, inside, insideDim(b, loc, m, index, d));
+    offset = addValues(b, loc, offset, scaledIndex(b, loc, *m, index, d));
+    inside = andValues(b, loc, inside, insideDim(b, loc, *m, index, d));
   }
-  return {offset, inside};
+  return Element{*m, elementAddress(b, loc, *m, offset), inside};
 }
 
 /// The type one access of `width` elements moves: the element, or a vector
@@ -408,14 +422,14 @@ LogicalResult lowerLoad(LoadOp op, LoadOp::Adaptor adaptor,
                         const LLVMTypeConverter &converter) {
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
-  FailureOr<Memory> m = getMemory(op, op.getSource().getType(),
-                                  adaptor.getSource(), converter, b);
-  if (failed(m))
+  FailureOr<Element> e =
+      getElement(op, op.getSource().getType(), adaptor.getSource(),
+                 adaptor.getIndices(), converter, b);
+  if (failed(e))
     return failure();
-  auto [offset, inside] = elementOffset(b, loc, *m, adaptor.getIndices());
   SmallVector<Value> value =
-      readElements(b, loc, op, *m, elementAddress(b, loc, *m, offset), inside,
-                   1, op.getNc(), adaptor.getOther(), getLoadOrdering(op));
+      readElements(b, loc, op, e->memory, e->address, e->inside, 1, op.getNc(),
+                   adaptor.getOther(), getLoadOrdering(op));
   rewriter.replaceOp(op, value.front());
   return success();
 }
@@ -430,14 +444,15 @@ LogicalResult lowerAtomic(AtomicOp op, AtomicOp::Adaptor adaptor,
                           const LLVMTypeConverter &converter) {
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
-  FailureOr<Memory> m =
-      getMemory(op, op.getDest().getType(), adaptor.getDest(), converter, b);
-  if (failed(m))
+  FailureOr<Element> e =
+      getElement(op, op.getDest().getType(), adaptor.getDest(),
+                 adaptor.getIndices(), converter, b);
+  if (failed(e))
     return failure();
-  auto [offset, inside] = elementOffset(b, loc, *m, adaptor.getIndices());
-  Value ptr = elementAddress(b, loc, *m, offset);
-  Value guard = arith::ExtUIOp::create(b, loc, b.getI32Type(), inside);
-  bool isFloat = m->elementType.isF32();
+  Value ptr = e->address;
+  Value guard = arith::ExtUIOp::create(b, loc, b.getI32Type(), e->inside);
+  Type elementType = e->memory.elementType;
+  bool isFloat = elementType.isF32();
   StringRef type;
   switch (op.getKind()) {
   case AtomicKind::add:
@@ -471,7 +486,7 @@ LogicalResult lowerAtomic(AtomicOp op, AtomicOp::Adaptor adaptor,
   }
   std::string zero = isFloat ? "0f00000000" : "0";
   Value old =
-      inlinePtx(b, loc, {m->elementType}, {ptr, guard, adaptor.getValue()},
+      inlinePtx(b, loc, {elementType}, {ptr, guard, adaptor.getValue()},
                 "{\n.reg .pred p;\nsetp.ne.b32 p, $2, 0;\nmov.b32 $0, " + zero +
                     ";\n@p atom" + qualifiers + " $0, [$1], $3;\n}",
                 ("=" + reg + ",l,r," + reg).str())
@@ -489,12 +504,12 @@ LogicalResult lowerGridSync(GridSyncOp op, GridSyncOp::Adaptor adaptor,
                             const LLVMTypeConverter &converter) {
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
-  FailureOr<Memory> m = getMemory(op, op.getCounter().getType(),
-                                  adaptor.getCounter(), converter, b);
-  if (failed(m))
+  FailureOr<Element> e =
+      getElement(op, op.getCounter().getType(), adaptor.getCounter(),
+                 adaptor.getIndices(), converter, b);
+  if (failed(e))
     return failure();
-  auto [offset, inside] = elementOffset(b, loc, *m, adaptor.getIndices());
-  Value ptr = elementAddress(b, loc, *m, offset);
+  Value ptr = e->address, inside = e->inside;
   Type i32 = b.getI32Type();
   NVVM::Barrier0Op::create(b, loc);
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -510,10 +525,7 @@ LogicalResult lowerGridSync(GridSyncOp op, GridSyncOp::Adaptor adaptor,
         inlinePtx(b, loc, {i32}, {ptr},
                   "atom.add.release.gpu.global.u32 $0, [$1], 1;", "=r,l")
             .front();
-    Value ctas = arith::MulIOp::create(
-        b, loc, NVVM::GridDimXOp::create(b, loc, i32),
-        arith::MulIOp::create(b, loc, NVVM::GridDimYOp::create(b, loc, i32),
-                              NVVM::GridDimZOp::create(b, loc, i32)));
+    Value ctas = numCtas(b, loc);
     Value target = arith::MulIOp::create(
         b, loc,
         arith::AddIOp::create(b, loc, arith::DivUIOp::create(b, loc, old, ctas),
@@ -558,13 +570,13 @@ LogicalResult lowerStore(StoreOp op, StoreOp::Adaptor adaptor,
                          const LLVMTypeConverter &converter) {
   Location loc = op.getLoc();
   OpBuilder &b = rewriter;
-  FailureOr<Memory> m =
-      getMemory(op, op.getDest().getType(), adaptor.getDest(), converter, b);
-  if (failed(m))
+  FailureOr<Element> e =
+      getElement(op, op.getDest().getType(), adaptor.getDest(),
+                 adaptor.getIndices(), converter, b);
+  if (failed(e))
     return failure();
-  Value offset = elementOffset(b, loc, *m, adaptor.getIndices()).first;
-  LLVM::StoreOp::create(b, loc, adaptor.getValue(),
-                        elementAddress(b, loc, *m, offset), m->elementBytes);
+  LLVM::StoreOp::create(b, loc, adaptor.getValue(), e->address,
+                        e->memory.elementBytes);
   rewriter.eraseOp(op);
   return success();
 }
