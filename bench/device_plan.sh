@@ -11,13 +11,13 @@
 #
 # 1. sync_check: issue 17's atomics, acquire loads, grid syncs and peer
 #    views, checked on the GPU (bench/sync_check.py; never run yet).
-# 2. compass-fp8: the recorded FP8 compass with the 256x128 two-wave tile's
+# 2. grouped-p0/p1/p2: the M-grouped FP8 contiguous kernel with its group
+#    index read one tile ahead (PREFETCH = 1) and its B scales too
+#    (PREFETCH = 2), each against DeepGEMM in its own process (issue 14:
+#    tilec's contiguous kernel is 6-12% slower than its psum kernel on the
+#    same work; the contiguous tile starts on two dependent global loads).
+# 3. compass-fp8: the recorded FP8 compass with the 256x128 two-wave tile's
 #    K loop unrolled 8 times (issue 11; measured on an H100 only).
-# 3. ncu-grouped: Nsight Compute on the grouped FP8 contiguous and psum
-#    kernels, tilec and DeepGEMM (issue 14: tilec's contiguous kernel is
-#    6-12% slower than its psum kernel on the same work).
-# 4. grouped-bf16: the BF16 M-grouped kernels against DeepGEMM on all of
-#    DeepGEMM's cases (issue 14's BF16 kinds were timed on 2 shapes each).
 # Writes its tables under $OUT and prints a summary last.
 set -uo pipefail
 commit=${1:-unknown}
@@ -41,14 +41,15 @@ echo "setup: $(($(date +%s) - start)) s"
 
 step sync_check 60 python3 bench/sync_check.py out/sync_check.tilec \
   out/sync_check_nosync.tilec --markdown "$out/sync-check.md"
+step grouped-p0 110 python3 bench/py_grouped_check.py --kinds fp8 \
+  --layouts contiguous,psum --markdown "$out/grouped-p0.md"
+for p in 1 2; do
+  step grouped-p$p 70 python3 bench/py_grouped_check.py --kinds fp8 \
+    --layouts contiguous --define-kind fp8 --define PREFETCH=$p \
+    --markdown "$out/grouped-p$p.md"
+done
 step compass-fp8 200 python3 bench/vs_deepgemm.py --commit "$commit" \
   --dtypes fp8 --shapes compass --markdown "$out/vs-fp8.md"
-step ncu-grouped 120 ncu --clock-control none --section SpeedOfLight \
-  --section WarpStateStats --section SchedulerStats -k "regex:m_grouped|sm90_fp8" \
-  --launch-skip 2 --launch-count 8 python3 bench/ncu_grouped.py
-cp "$work/ncu-grouped.log" "$out/ncu-grouped.txt" 2>/dev/null
-step grouped-bf16 180 python3 bench/py_grouped_check.py --kinds bf16 \
-  --markdown "$out/grouped-bf16.md"
 
 echo "== summary"
 for f in "$out"/*.md; do
