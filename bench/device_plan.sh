@@ -9,15 +9,16 @@
 #
 #   bash bench/device_plan.sh COMMIT
 #
-# 1. sync_check: issue 17's atomics, acquire loads, grid syncs and peer
-#    views, checked on the GPU (bench/sync_check.py; never run yet).
-# 2. grouped-p0/p1/p2: the M-grouped FP8 contiguous kernel with its group
-#    index read one tile ahead (PREFETCH = 1) and its B scales too
-#    (PREFETCH = 2), each against DeepGEMM in its own process (issue 14:
-#    tilec's contiguous kernel is 6-12% slower than its psum kernel on the
-#    same work; the contiguous tile starts on two dependent global loads).
-# 3. compass-fp8: the recorded FP8 compass with the 256x128 two-wave tile's
-#    K loop unrolled 8 times (issue 11; measured on an H100 only).
+# 1. moe: tilec.moe.fp8_moe_layer at world size 1 against its PyTorch
+#    reference, without and with a 1-rank process group and symmetric
+#    memory (issue 17 items 2-3; bench/moe_check.py), then its small case
+#    under compute-sanitizer memcheck.
+# 2. ncu-grouped: Nsight Compute on the grouped FP8 contiguous and psum
+#    kernels, tilec and DeepGEMM, on the same work (issue 14: tilec's
+#    contiguous kernel is slower than its psum kernel; the group read a tile
+#    ahead did not help, run 7).
+# 3. dg-configs: DeepGEMM's own picks (DG_PRINT_CONFIGS=1) on the FP8
+#    shapes where tilec is below it (issue 11).
 # Writes its tables under $OUT and prints a summary last.
 set -uo pipefail
 commit=${1:-unknown}
@@ -39,20 +40,24 @@ cmake -S runtime -B /tmp/rt -G Ninja -DTILEC_BUILD_TESTS=OFF \
 export TILEC_RUNTIME_LIB=/tmp/rt/libtilec_runtime.so
 echo "setup: $(($(date +%s) - start)) s"
 
-step sync_check 60 python3 bench/sync_check.py out/sync_check.tilec \
-  out/sync_check_nosync.tilec --markdown "$out/sync-check.md"
-step grouped-p0 110 python3 bench/py_grouped_check.py --kinds fp8 \
-  --layouts contiguous,psum --markdown "$out/grouped-p0.md"
-for p in 1 2; do
-  step grouped-p$p 70 python3 bench/py_grouped_check.py --kinds fp8 \
-    --layouts contiguous --define-kind fp8 --define PREFETCH=$p \
-    --markdown "$out/grouped-p$p.md"
-done
-step compass-fp8 200 python3 bench/vs_deepgemm.py --commit "$commit" \
-  --dtypes fp8 --shapes compass --markdown "$out/vs-fp8.md"
+step moe 240 python3 bench/moe_check.py --markdown "$out/moe.md"
+step moe-memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 1 \
+  python3 bench/moe_check.py --quick --no-group --reps 1
+cp "$work/moe-memcheck.log" "$out/moe-memcheck.txt" 2>/dev/null
+step ncu-grouped 120 ncu --clock-control none --section SpeedOfLight \
+  --section WarpStateStats --section SchedulerStats \
+  -k "regex:m_grouped|sm90_fp8" --launch-skip 4 --launch-count 4 \
+  python3 bench/ncu_grouped.py --groups 4 --expected-m 8192 --n 6144 --k 7168
+cp "$work/ncu-grouped.log" "$out/ncu-grouped.txt" 2>/dev/null
+DG_PRINT_CONFIGS=1 step dg-configs 90 python3 bench/vs_deepgemm.py \
+  --commit "$commit" --dtypes fp8 \
+  --shapes 4096x32768x512,4096x24576x1536,4096x2112x7168,4096x4096x4096
+cp "$work/dg-configs.log" "$out/dg-configs.txt" 2>/dev/null
 
 echo "== summary"
 for f in "$out"/*.md; do
   echo "-- $(basename "$f")"
   grep -iE "geometric|all checks|FAIL|\| sync_check" "$f" | head -8
 done
+[ -f "$out/moe.md" ] && tail -25 "$out/moe.md"
+grep -E "ERROR SUMMARY" "$out/moe-memcheck.txt" 2>/dev/null

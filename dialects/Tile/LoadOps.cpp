@@ -127,6 +127,31 @@ LogicalResult verifyGlobalOnly(Operation *op, Type source, Value other, bool nc,
   return success();
 }
 
+/// `rows` (a gather or scatter) names the tensor row of each row of a full
+/// fragment `frag` of a global tensor: an i32 rows fragment of its shape
+/// and layout.
+LogicalResult verifyRowNumbers(Operation *op, Value rows, FragType frag,
+                               Type memory) {
+  if (!rows)
+    return success();
+  if (!isa<GlobalType>(memory))
+    return op->emitOpError("rows gathers or scatters the rows of a global "
+                           "tensor, got ")
+           << memory;
+  if (frag.isBroadcast())
+    return op->emitOpError("rows picks the tensor row of each row of a full "
+                           "fragment, got ")
+           << frag;
+  auto expected = FragType::get(op->getContext(), frag.getShape(),
+                                IntegerType::get(op->getContext(), 32),
+                                frag.getLayout(), FragBroadcast::rows);
+  if (rows.getType() != expected)
+    return op->emitOpError("rows must be ")
+           << expected << " (one i32 row number per row), got "
+           << rows.getType();
+  return success();
+}
+
 } // namespace
 
 int64_t mlir::tile::getFragmentAccessWidth(FragType frag, int64_t maxWidth) {
@@ -215,6 +240,7 @@ LogicalResult FragLoadOp::verify() {
            << memory.shape.size();
   if (failed(verifyGlobalOnly(*this, source, getOther(), getNc(),
                               memory.elementType)) ||
+      failed(verifyRowNumbers(*this, getRows(), frag, source)) ||
       failed(verifyVectorWidth(*this, getVector(), frag)))
     return failure();
   return verifyAccessIndices(*this, "source", source, getIndices(),
@@ -229,6 +255,9 @@ LogicalResult FragStoreGlobalOp::verify() {
            << frag.getElementType() << " differs from the tensor's "
            << global.getElementType();
   if (getLines()) {
+    if (getRows())
+      return emitOpError("lines writes along the last dimension; rows "
+                         "scatters the rows of a full fragment: not both");
     if (!frag.isBroadcast())
       return emitOpError("lines writes a rows or cols fragment's values "
                          "along the last dimension, got ")
@@ -244,7 +273,8 @@ LogicalResult FragStoreGlobalOp::verify() {
                        "rows and columns), got ")
            << global.getRank();
   FragType full = frag.withBroadcast(FragBroadcast::none);
-  if (failed(verifyVectorWidth(*this, getVector(), full)) ||
+  if (failed(verifyRowNumbers(*this, getRows(), frag, global)) ||
+      failed(verifyVectorWidth(*this, getVector(), full)) ||
       failed(verifyAccessIndices(*this, "destination", global, getIndices(),
                                  fragmentExtents(global, full))))
     return failure();

@@ -996,19 +996,27 @@ def Tile_FragLoadOp : Tile_Op<"frag.load", [AttrSizedOperandSegments]> {
     number of consecutive columns one access reads. Shared buffers are
     read unswizzled and unguarded.
 
+    With `rows` (a gather, global tensors only) row r of a full fragment
+    reads the tensor's row `start + rows[r]`, `rows` an i32 rows fragment
+    of the same shape and layout (one row number per row: token ids);
+    a row number outside the tensor reads `other` (a negative one too).
+
     ```mlir
     %sa = tile.frag.load %sfa[%s, %row] : !tile.smem<4x128xf32> -> !tile.frag<64x256xf32, wgmma_acc, rows>
     %r = tile.frag.load %R[%m, %n] {nc, vector = 2 : i64} : !tile.global<?x?xbf16> -> !tile.frag<64x256xbf16, wgmma_acc>
+    %g = tile.frag.load %X[%c0, %n] rows %ids : !tile.frag<128x32xi32, row_per_thread, rows> : !tile.global<?x?xi32> -> !tile.frag<128x32xi32, row_per_thread>
     ```
   }];
   let arguments = (ins Arg<Tile_CopyOperand, "", [MemRead]>:$source,
                        Variadic<I32>:$indices,
+                       Optional<Tile_AnyFrag>:$rows,
                        Optional<AnyType>:$other,
                        UnitAttr:$nc,
                        OptionalAttr<I64Attr>:$vector);
   let results = (outs Tile_AnyFrag:$result);
   let assemblyFormat = [{
-    $source `[` $indices `]` (`other` $other^ `:` type($other))? attr-dict
+    $source `[` $indices `]` (`rows` $rows^ `:` type($rows))?
+    (`other` $other^ `:` type($other))? attr-dict
     `:` type($source) `->` type($result)
   }];
   let extraClassDeclaration = [{
@@ -1018,7 +1026,7 @@ def Tile_FragLoadOp : Tile_Op<"frag.load", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def Tile_FragStoreGlobalOp : Tile_Op<"frag.store_global"> {
+def Tile_FragStoreGlobalOp : Tile_Op<"frag.store_global", [AttrSizedOperandSegments]> {
   let summary = "each thread writes its fragment elements into a global tensor, guarded";
   let description = [{
     The leading indices select the tile; the last two are its first row and
@@ -1029,17 +1037,24 @@ def Tile_FragStoreGlobalOp : Tile_Op<"frag.store_global"> {
     instead its one value per row (`rows`) or per column (`cols`) along the
     tensor's last dimension from the last index on, the inverse of
     tile.frag.load of a broadcast fragment (one logit per row of a tile),
-    each value by one of the threads that hold it.
+    each value by one of the threads that hold it. With `rows` (a scatter)
+    row r of a full fragment goes to the tensor's row `start + rows[r]`,
+    `rows` an i32 rows fragment of the same shape and layout; a row number
+    outside the tensor (-1) writes nothing.
     `tile.frag.store_global %out, %D[%m, %n] : !tile.frag<64x256xbf16, wgmma_acc>, !tile.global<?x?xbf16>`
     `tile.frag.store_global %v, %L[%q, %kv] {lines} : !tile.frag<64x64xf32, wgmma_acc, rows>, !tile.global<?x?xf32>`
+    `tile.frag.store_global %x, %D[%c0, %n] rows %slots : !tile.frag<128x32xi32, row_per_thread, rows> : !tile.frag<128x32xi32, row_per_thread>, !tile.global<?x?xi32>`
   }];
   let arguments = (ins Tile_AnyFrag:$value,
                        Arg<Tile_AnyGlobal, "", [MemWrite]>:$dst,
                        Variadic<I32>:$indices,
+                       Optional<Tile_AnyFrag>:$rows,
                        OptionalAttr<I64Attr>:$vector,
                        UnitAttr:$lines);
-  let assemblyFormat =
-      "$value `,` $dst `[` $indices `]` attr-dict `:` type($value) `,` type($dst)";
+  let assemblyFormat = [{
+    $value `,` $dst `[` $indices `]` (`rows` $rows^ `:` type($rows))? attr-dict
+    `:` type($value) `,` type($dst)
+  }];
   let extraClassDeclaration = [{
     int64_t getVectorWidth() { return getVector().value_or(1); }
   }];

@@ -318,7 +318,7 @@ Val Emitter::emitIndexLoad(const IndexExpr &expr) {
 
 bool Emitter::tileStarts(const BufferRef &ref, ArrayRef<int64_t> extents,
                          llvm::ArrayRef<llvm::StringRef> what,
-                         SmallVectorImpl<Value> &indices) {
+                         SmallVectorImpl<Value> &indices, Value *rowNumbers) {
   auto [shape, elementType] = *memoryShape(ref);
   std::string name = ref.name();
   size_t rank = shape.size(), spanned = extents.size();
@@ -338,9 +338,36 @@ bool Emitter::tileStarts(const BufferRef &ref, ArrayRef<int64_t> extents,
                             "here, not a range");
       return false;
     }
-    Value start = item.kind == IndexItem::Kind::Scalar
-                      ? evalI32(*item.start, "an index")
-                      : startOf(item);
+    Value start;
+    if (item.kind == IndexItem::Kind::Scalar) {
+      Val val = eval(*item.start);
+      if (val.isError())
+        return false;
+      if (auto numbers = val.getValueType<tile::FragType>()) {
+        // A gather or scatter: one tensor row per row of the fragment.
+        if (!rowNumbers || spanned != 2 || d != rank - 2) {
+          error(item.range, "a fragment of row numbers gathers or scatters "
+                            "the rows of a full fragment: it goes in the "
+                            "row index of a global tensor, got " +
+                                describeVal(val));
+          return false;
+        }
+        if (!numbers.getElementType().isSignlessInteger(32) ||
+            numbers.getBroadcast() != tile::FragBroadcast::rows) {
+          error(item.range,
+                "row numbers are an i32 rows fragment (load(IDX[p0 : p0 + "
+                "rows], like = frag, broadcast = rows)), got " +
+                    describeVal(val));
+          return false;
+        }
+        *rowNumbers = val.value;
+        start = materialize(Val::ofInt(0), item.range);
+      } else {
+        start = asI32(val, *item.start, "an index");
+      }
+    } else {
+      start = startOf(item);
+    }
     if (!start)
       return false;
     indices.push_back(start);
@@ -426,7 +453,11 @@ Val Emitter::emitLoad(const CallExpr &call) {
   SmallVector<llvm::StringRef, 2> what;
   spannedExtents(fragShape, broadcast, extents, what);
   SmallVector<Value> indices;
-  if (!tileStarts(*src, extents, what, indices))
+  Value rowNumbers;
+  if (!tileStarts(*src, extents, what, indices,
+                  memoryShape(*src) && src->base.getValueType<tile::GlobalType>()
+                      ? &rowNumbers
+                      : nullptr))
     return Val::error();
   Value fill;
   if (args[3] && !(fill = loadFill(*args[3], elementType)))
@@ -438,8 +469,8 @@ Val Emitter::emitLoad(const CallExpr &call) {
   if (!type)
     return Val::error();
   return Val::of(tile::FragLoadOp::create(builder, l, type, src->base.value,
-                                          indices, fill, /*nc=*/false,
-                                          /*vector=*/nullptr));
+                                          indices, rowNumbers, fill,
+                                          /*nc=*/false, /*vector=*/nullptr));
 }
 
 Val Emitter::storeGlobal(const CallExpr &call, const BufferRef &dst,
@@ -473,7 +504,7 @@ Val Emitter::storeGlobal(const CallExpr &call, const BufferRef &dst,
       return Val::error();
     auto op = tile::FragStoreGlobalOp::create(
         builder, loc(call.getLoc()), value.value, dst.base.value, indices,
-        /*vector=*/nullptr);
+        /*rows=*/Value(), /*vector=*/nullptr);
     op.setLines(true);
     return Val::error();
   }
@@ -484,10 +515,12 @@ Val Emitter::storeGlobal(const CallExpr &call, const BufferRef &dst,
   }
   static const llvm::StringRef kWhat[] = {"rows", "columns"};
   SmallVector<Value> indices;
-  if (!tileStarts(dst, frag.getShape(), kWhat, indices))
+  Value rowNumbers;
+  if (!tileStarts(dst, frag.getShape(), kWhat, indices,
+                  frag.isBroadcast() ? nullptr : &rowNumbers))
     return Val::error();
   tile::FragStoreGlobalOp::create(builder, loc(call.getLoc()), value.value,
-                                  dst.base.value, indices,
+                                  dst.base.value, indices, rowNumbers,
                                   /*vector=*/nullptr);
   return Val::error();
 }

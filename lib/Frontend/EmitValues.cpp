@@ -346,6 +346,10 @@ Value Emitter::evalI32(const Expr &expr, llvm::StringRef what) {
   Val val = eval(expr);
   if (val.isError())
     return {};
+  return asI32(val, expr, what);
+}
+
+Value Emitter::asI32(const Val &val, const Expr &expr, llvm::StringRef what) {
   if (val.isInt() || (val.isValue() && val.type.isSignlessInteger(32)))
     return materialize(val, expr.getRange());
   error(expr.getRange(), what + " must be an i32 integer, got " +

@@ -351,6 +351,8 @@ public:
                           mlir::Type want = {});
   /// `expr` as an i32 value (an index, a bound).
   mlir::Value evalI32(const Expr &expr, llvm::StringRef what);
+  /// `val` (of `expr`) as an i32 value, or an error naming `what`.
+  mlir::Value asI32(const Val &val, const Expr &expr, llvm::StringRef what);
   /// `expr` as an i1 value (a condition).
   mlir::Value evalI1(const Expr &expr, llvm::StringRef what);
   /// `expr` as a compile-time integer; reports `what` must be one.
@@ -460,9 +462,13 @@ public:
   /// One start per dimension of `ref`: the leading indices, then where the
   /// fragment starts in each of the last `extents.size()` dimensions, whose
   /// ranges (if written) must span `extents` (`what`: "rows", "columns").
+  /// With `rowNumbers`, a full fragment's row index may be an i32 rows
+  /// fragment instead (a gather or scatter: each row's tensor row); its
+  /// start is then 0 and the fragment goes to `*rowNumbers`.
   bool tileStarts(const BufferRef &ref, llvm::ArrayRef<int64_t> extents,
                   llvm::ArrayRef<llvm::StringRef> what,
-                  llvm::SmallVectorImpl<mlir::Value> &indices);
+                  llvm::SmallVectorImpl<mlir::Value> &indices,
+                  mlir::Value *rowNumbers = nullptr);
   /// The leading indices that select a 1-D tile (the innermost dimension)
   /// of a shared buffer, for a copy of a rank-1 tensor.
   bool vectorTileIndices(const BufferRef &ref,

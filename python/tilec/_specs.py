@@ -73,6 +73,10 @@ _CANDIDATES = {
     # DeepGEMM's fp8_paged_mqa_logits (decode): the problem's params too
     # (_paged_mqa.py).
     "paged_mqa_logits": [("lib/Kernels/paged_mqa_logits.tile", "paged_mqa_logits")],
+    # The expert-parallel MoE layer's token movement and combine
+    # (tilec.moe): default params.
+    "moe_scatter_rows": [("lib/Kernels/moe_scatter_rows.tile", "moe_scatter_rows")],
+    "moe_combine": [("lib/Kernels/moe_combine.tile", "moe_combine")],
 }
 
 

@@ -154,3 +154,26 @@ tile.kernel @peer(%F: !tile.global<?xi32>, %OFFS: !tile.global<?xi64>) attribute
   %twice = tile.peer_view %peer, %off : !tile.global<?xi32>
   %o = tile.atomic add %twice[%c1], %c1 order release scope sys : !tile.global<?xi32>, i32
 }
+
+// -----
+
+// A gather and a scatter: each row's address and guard come from its row
+// number (the rows fragment's register) instead of the thread's row, so a
+// row number of -1 (ult: outside the tensor) reads zeros and writes nothing.
+// CHECK-LABEL: llvm.func @gather_scatter(
+// CHECK-SAME: %[[IDS:[a-z0-9]+]]: !llvm.ptr<1>, %[[X:[a-z0-9]+]]: !llvm.ptr<1>, %[[Y:[a-z0-9]+]]: !llvm.ptr<1>, %{{[a-z0-9]+}}: i32, %[[XROWS:[a-z0-9]+]]: i32, %{{[a-z0-9]+}}: i32, %[[YROWS:[a-z0-9]+]]: i32
+// CHECK: %[[N:.*]] = arith.select %{{.*}}, %{{.*}}, %c-1_i32 : i32
+// CHECK: %[[XR:.*]] = arith.addi %{{.*}}, %[[N]] : i32
+// CHECK: arith.cmpi ult, %[[XR]], %[[XROWS]] : i32
+// CHECK: llvm.getelementptr %[[X]]
+// CHECK: %[[YR:.*]] = arith.addi %{{.*}}, %[[N]] : i32
+// CHECK: arith.cmpi ult, %[[YR]], %[[YROWS]] : i32
+// CHECK: llvm.getelementptr %[[Y]]
+// CHECK: st.global.v4.b32
+tile.kernel @gather_scatter(%ids: !tile.global<?xi32>, %X: !tile.global<?x?xi32>, %Y: !tile.global<?x?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %neg = arith.constant -1 : i32
+  %rows = tile.frag.load %ids[%c0] other %neg : i32 : !tile.global<?xi32> -> !tile.frag<128x8xi32, row_per_thread, rows>
+  %x = tile.frag.load %X[%c0, %c0] rows %rows : !tile.frag<128x8xi32, row_per_thread, rows> : !tile.global<?x?xi32> -> !tile.frag<128x8xi32, row_per_thread>
+  tile.frag.store_global %x, %Y[%c0, %c0] rows %rows : !tile.frag<128x8xi32, row_per_thread, rows> : !tile.frag<128x8xi32, row_per_thread>, !tile.global<?x?xi32>
+}

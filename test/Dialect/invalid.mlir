@@ -1751,3 +1751,49 @@ tile.kernel @store_global_lines_full(%D: !tile.global<?x?xf32>) attributes {targ
   // expected-error @below {{'tile.frag.store_global' op lines writes a rows or cols fragment's values along the last dimension, got '!tile.frag<64x64xf32, wgmma_acc>'}}
   tile.frag.store_global %z, %D[%c0, %c0] {lines} : !tile.frag<64x64xf32, wgmma_acc>, !tile.global<?x?xf32>
 }
+
+// -----
+
+tile.kernel @gather_shared(%ids: !tile.global<?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %s = tile.smem_alloc : !tile.smem<128x32xi32, none>
+  %c0 = arith.constant 0 : i32
+  %rows = tile.frag.load %ids[%c0] : !tile.global<?xi32> -> !tile.frag<128x32xi32, row_per_thread, rows>
+  // expected-error @below {{'tile.frag.load' op rows gathers or scatters the rows of a global tensor, got '!tile.smem<128x32xi32, none>'}}
+  %x = tile.frag.load %s[%c0, %c0] rows %rows : !tile.frag<128x32xi32, row_per_thread, rows> : !tile.smem<128x32xi32, none> -> !tile.frag<128x32xi32, row_per_thread>
+}
+
+// -----
+
+tile.kernel @gather_broadcast(%ids: !tile.global<?xi32>, %X: !tile.global<?x?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %rows = tile.frag.load %ids[%c0] : !tile.global<?xi32> -> !tile.frag<128x32xi32, row_per_thread, rows>
+  // expected-error @below {{'tile.frag.load' op rows picks the tensor row of each row of a full fragment, got '!tile.frag<128x32xi32, row_per_thread, cols>'}}
+  %x = tile.frag.load %X[%c0, %c0] rows %rows : !tile.frag<128x32xi32, row_per_thread, rows> : !tile.global<?x?xi32> -> !tile.frag<128x32xi32, row_per_thread, cols>
+}
+
+// -----
+
+tile.kernel @gather_row_numbers(%ids: !tile.global<?xi32>, %X: !tile.global<?x?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %rows = tile.frag.load %ids[%c0] : !tile.global<?xi32> -> !tile.frag<128x64xi32, row_per_thread, rows>
+  // expected-error @below {{'tile.frag.load' op rows must be '!tile.frag<128x32xi32, row_per_thread, rows>' (one i32 row number per row), got '!tile.frag<128x64xi32, row_per_thread, rows>'}}
+  %x = tile.frag.load %X[%c0, %c0] rows %rows : !tile.frag<128x64xi32, row_per_thread, rows> : !tile.global<?x?xi32> -> !tile.frag<128x32xi32, row_per_thread>
+}
+
+// -----
+
+tile.kernel @scatter_lines(%ids: !tile.global<?xi32>, %X: !tile.global<?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %rows = tile.frag.load %ids[%c0] : !tile.global<?xi32> -> !tile.frag<128x32xi32, row_per_thread, rows>
+  // expected-error @below {{'tile.frag.store_global' op lines writes along the last dimension; rows scatters the rows of a full fragment: not both}}
+  tile.frag.store_global %rows, %X[%c0] rows %rows : !tile.frag<128x32xi32, row_per_thread, rows> {lines} : !tile.frag<128x32xi32, row_per_thread, rows>, !tile.global<?xi32>
+}
+
+// -----
+
+tile.kernel @scatter_broadcast(%ids: !tile.global<?xi32>, %Y: !tile.global<?x?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %rows = tile.frag.load %ids[%c0] : !tile.global<?xi32> -> !tile.frag<128x32xi32, row_per_thread, rows>
+  // expected-error @below {{'tile.frag.store_global' op rows picks the tensor row of each row of a full fragment, got '!tile.frag<128x32xi32, row_per_thread, rows>'}}
+  tile.frag.store_global %rows, %Y[%c0, %c0] rows %rows : !tile.frag<128x32xi32, row_per_thread, rows> : !tile.frag<128x32xi32, row_per_thread, rows>, !tile.global<?x?xi32>
+}

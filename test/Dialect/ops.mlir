@@ -305,6 +305,19 @@ tile.kernel @loads(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xbf16>,
   tile.frag.store_global %sa, %bias[%c0] {lines} : !tile.frag<64x256xf32, wgmma_acc, rows>, !tile.global<?xf32>
 }
 
+// A gather and a scatter: each row of the fragment at the tensor row its
+// row number names.
+// CHECK-LABEL: tile.kernel @gather_scatter
+tile.kernel @gather_scatter(%ids: !tile.global<?xi32>, %X: !tile.global<?x?xi32>, %Y: !tile.global<?x?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %neg = arith.constant -1 : i32
+  %rows = tile.frag.load %ids[%c0] other %neg : i32 : !tile.global<?xi32> -> !tile.frag<128x32xi32, row_per_thread, rows>
+  // CHECK: tile.frag.load %{{.*}}[%{{.*}}, %{{.*}}] rows %{{.*}} : !tile.frag<128x32xi32, row_per_thread, rows> : !tile.global<?x?xi32> -> !tile.frag<128x32xi32, row_per_thread>
+  %x = tile.frag.load %X[%c0, %c0] rows %rows : !tile.frag<128x32xi32, row_per_thread, rows> : !tile.global<?x?xi32> -> !tile.frag<128x32xi32, row_per_thread>
+  // CHECK: tile.frag.store_global %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] rows %{{.*}} : !tile.frag<128x32xi32, row_per_thread, rows> : !tile.frag<128x32xi32, row_per_thread>, !tile.global<?x?xi32>
+  tile.frag.store_global %x, %Y[%c0, %c0] rows %rows : !tile.frag<128x32xi32, row_per_thread, rows> : !tile.frag<128x32xi32, row_per_thread>, !tile.global<?x?xi32>
+}
+
 // Two accumulators in turn: the next block's wgmma is committed before the
 // previous one is waited for with pending 1, which settles it (its group is
 // not the newest), so it may be read while the other is in flight.

@@ -279,11 +279,14 @@ struct Access {
 /// leading ones, then the start of each dimension the fragment spans (rows
 /// and columns of a full fragment; the last one of a broadcast fragment).
 /// `threadGuard` (if given) joins each access's guard: the threads that
-/// access at all.
+/// access at all. `rowNumbers` (a gather or scatter: the registers of an
+/// i32 rows fragment of `frag`'s shape and layout) moves row r of a full
+/// fragment to the tensor's row start + rowNumbers[r].
 SmallVector<Access> fragmentAccesses(OpBuilder &b, Location loc,
                                      const Memory &m, FragType frag,
                                      ArrayRef<Value> indices, int64_t width,
-                                     Value threadGuard = Value()) {
+                                     Value threadGuard = Value(),
+                                     ArrayRef<Value> rowNumbers = {}) {
   unsigned rank = indices.size();
   bool full = !frag.isBroadcast();
   unsigned spanned = full ? 2 : 1;
@@ -299,6 +302,13 @@ SmallVector<Access> fragmentAccesses(OpBuilder &b, Location loc,
       frag.getBroadcast() == FragBroadcast::rows ? rowOffset : colOffset;
   tilec::FragmentShape shape = frag.getSupportShape();
   tilec::FragmentBroadcast broadcast = frag.getSupportBroadcast();
+  // The register of the row numbers that holds each of the thread's rows.
+  llvm::DenseMap<uint32_t, Value> rowNumberOf;
+  for (auto [reg, number] : llvm::enumerate(rowNumbers))
+    rowNumberOf[tilec::fragmentMemoryCoord(shape,
+                                           tilec::FragmentBroadcast::Rows, 0,
+                                           static_cast<uint32_t>(reg))
+                    .Row] = number;
   // A full fragment's rows: the offset and guard of each, made once.
   llvm::DenseMap<uint32_t, std::pair<Value, Value>> rows;
   auto rowOf = [&](uint32_t row) {
@@ -307,7 +317,10 @@ SmallVector<Access> fragmentAccesses(OpBuilder &b, Location loc,
       return it->second;
     Value index = arith::AddIOp::create(
         b, loc, indices[rank - 2],
-        arith::AddIOp::create(b, loc, rowOffset, i32Const(b, loc, row)));
+        rowNumbers.empty() ? arith::AddIOp::create(b, loc, rowOffset,
+                                                   i32Const(b, loc, row))
+                                 .getResult()
+                           : rowNumberOf.lookup(row));
     auto entry = std::make_pair(scaledIndex(b, loc, m, index, rank - 2),
                                 insideDim(b, loc, m, index, rank - 2));
     rows[row] = entry;
@@ -592,11 +605,12 @@ LogicalResult lowerFragLoad(FragLoadOp op, OneToNAdaptor<FragLoadOp> adaptor,
   if (failed(m))
     return failure();
   SmallVector<Value> indices = operandGroup(op, adaptor.getOperands(), 1);
-  SmallVector<Value> other = operandGroup(op, adaptor.getOperands(), 2);
+  SmallVector<Value> rowNumbers = operandGroup(op, adaptor.getOperands(), 2);
+  SmallVector<Value> other = operandGroup(op, adaptor.getOperands(), 3);
   int64_t width = op.getVectorWidth();
   SmallVector<Value> values;
-  for (const Access &access :
-       fragmentAccesses(b, loc, *m, frag, indices, width))
+  for (const Access &access : fragmentAccesses(b, loc, *m, frag, indices, width,
+                                               Value(), rowNumbers))
     llvm::append_range(values,
                        readElements(b, loc, op, *m, access.ptr, access.inside,
                                     width, op.getNc(),
@@ -638,9 +652,10 @@ LogicalResult lowerFragStoreGlobal(FragStoreGlobalOp op,
                                 i32Const(b, loc, 0));
   }
   SmallVector<Value> indices = operandGroup(op, adaptor.getOperands(), 2);
+  SmallVector<Value> rowNumbers = operandGroup(op, adaptor.getOperands(), 3);
   int64_t width = op.getVectorWidth();
-  for (const Access &access :
-       fragmentAccesses(b, loc, *m, written, indices, width, writer)) {
+  for (const Access &access : fragmentAccesses(b, loc, *m, written, indices,
+                                               width, writer, rowNumbers)) {
     SmallVector<Value> elements(values.begin() + access.reg,
                                 values.begin() + access.reg + width);
     // Only the elements inside the tensor are written.
