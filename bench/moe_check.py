@@ -169,6 +169,31 @@ def one_rank_group():
         return None, f"{type(error).__name__}: {error}"
 
 
+def profile_layer(path, shape):
+    """torch.profiler over 5 calls at T = 1024 (world size 1, one
+    workspace): the ops by self CPU time and by GPU time, to `path`."""
+    hidden, inter = shape
+    gen = torch.Generator(device="cuda").manual_seed(1234)
+    args = (*make_tokens(1024, hidden, 8, 4, gen),
+            *make_weights(8, hidden, inter, gen))
+    ws = moe.MoeWorkspace(hidden, inter, 8, 4, 1024, 1024, device="cuda")
+    for _ in range(3):
+        moe.fp8_moe_layer(*args, workspace=ws)
+    torch.cuda.synchronize()
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(5):
+            moe.fp8_moe_layer(*args, workspace=ws)
+        torch.cuda.synchronize()
+    averages = prof.key_averages()
+    with open(path, "w") as f:
+        f.write(f"# 5 calls, T=1024 H={hidden} I={inter} E_local=8 TOPK=4\n\n")
+        f.write(averages.table(sort_by="self_cpu_time_total", row_limit=25))
+        f.write("\n\n")
+        f.write(averages.table(sort_by="self_cuda_time_total", row_limit=25))
+    print(f"profile written to {path}")
+
+
 def table(rows):
     lines = ["| case | T | H | I | E_local | TOPK | diff | worst token | "
              "repeat equal | us |",
@@ -188,6 +213,10 @@ def main():
     parser.add_argument("--markdown", help="write the table here too")
     parser.add_argument("--no-group", action="store_true",
                         help="skip the symmetric memory cases")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="also profile 5 calls of the T=1024 case "
+                             "(torch.profiler) and write where the time "
+                             "goes, CPU and GPU, here")
     args = parser.parse_args()
     print(f"tilec from {os.path.dirname(tilec.__file__)}; torch "
           f"{torch.__version__}; {torch.cuda.get_device_name()}")
@@ -225,6 +254,9 @@ def main():
             print(f"{label:14s} T={tokens:5d} H={hidden} I={inter} topk={topk}: "
                   f"diff {row['diff']:.2e} worst token {row['token_diff']:.2e} "
                   f"equal {row['equal']} {row['us']:.1f} us", flush=True)
+
+    if args.profile:
+        profile_layer(args.profile, shapes[-1])
 
     text = table(rows)
     if notes:
