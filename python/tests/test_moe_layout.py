@@ -326,7 +326,8 @@ class WorkspaceAndChecksTest(unittest.TestCase):
 
 
 class _FakeKernel:
-    """moe_scatter_rows / moe_combine in torch (world size 1: OFFS zeros)."""
+    """moe_scatter_rows / moe_swiglu_fp8 / moe_combine in torch (world size
+    1: OFFS zeros)."""
 
     def __init__(self, family, calls):
         self.family, self.calls = family, calls
@@ -338,6 +339,16 @@ class _FakeKernel:
             assert dst.shape[0] == 1 and offs.tolist() == [0]
             assert s.dtype == d.dtype == torch.int32 and s.shape[1] == d.shape[1]
             scatter_rows(s, src, dst, [d])
+        elif self.family == moe.SWIGLU_FAMILY:
+            h, masked_m, q, sf = args
+            inter = q.shape[2]
+            for g in range(h.shape[0]):
+                m = int(masked_m[g])
+                if m:
+                    act = moe._swiglu(h[g, :m].float(), inter)
+                    qg, sg = quant.per_token_cast_to_fp8(act)
+                    q[g, :m] = qg
+                    sf[g, :, :m] = sg.t()
         else:
             c, wt, out = args
             acc = torch.zeros(out.shape, dtype=torch.float32)
@@ -405,7 +416,8 @@ class EmulatedLayerTest(unittest.TestCase):
                         h, inter, el, k, 8, 40, device="cpu"))
         finally:
             tilec.set_dry_run(False)
-        self.assertEqual(calls[:5], [moe.SCATTER_FAMILY] * 4 + [moe.COMBINE_FAMILY])
+        self.assertEqual(calls[:6], [moe.SCATTER_FAMILY] * 3 + [
+            moe.SWIGLU_FAMILY, moe.SCATTER_FAMILY, moe.COMBINE_FAMILY])
         ref = moe.reference_moe(*args)
         self.assertEqual(out.dtype, torch.bfloat16)
         self.assertFalse(out.isnan().any())

@@ -77,6 +77,7 @@ _CANDIDATES = {
     # (tilec.moe): default params.
     "moe_scatter_rows": [("lib/Kernels/moe_scatter_rows.tile", "moe_scatter_rows")],
     "moe_combine": [("lib/Kernels/moe_combine.tile", "moe_combine")],
+    "moe_swiglu_fp8": [("lib/Kernels/moe_swiglu_fp8.tile", "moe_swiglu_fp8")],
 }
 
 

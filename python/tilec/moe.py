@@ -28,8 +28,8 @@ What runs, in order, on torch's current stream:
 3. a barrier between ranks (the symmetric memory handle's; none at world
    size 1 without a group: stream order is enough);
 4. L1 and L2 with tilec.deep_gemm.m_grouped_fp8_gemm_nt_masked (masked_m =
-   the rows each local expert received), SwiGLU and the FP8 cast in torch
-   between them;
+   the rows each local expert received), SwiGLU and the FP8 cast between
+   them by kernel "moe_swiglu_fp8";
 5. combine send: "moe_scatter_rows" writes each received row's expert output
    into row (j, t) of its source rank's symmetric combine buffer;
 6. a barrier, then the kernel family "moe_combine": out[t] = sum_j
@@ -62,6 +62,7 @@ from . import quant
 
 SCATTER_FAMILY = "moe_scatter_rows"
 COMBINE_FAMILY = "moe_combine"
+SWIGLU_FAMILY = "moe_swiglu_fp8"
 SYMMETRIC_MEMORY_ENV = (("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1"),
                         ("NCCL_NVLS_ENABLE", "0"),
                         ("NVSHMEM_DISABLE_NVLS", "1"))
@@ -546,6 +547,7 @@ def fp8_moe_layer(x, x_sf, topk_idx, topk_weights, w1, w1_sf, w2, w2_sf,
     index = device.index if device.type == "cuda" else None
     scatter = _cache.get_kernel(SCATTER_FAMILY, (), index)
     combine = _cache.get_kernel(COMBINE_FAMILY, (), index)
+    swiglu = _cache.get_kernel(SWIGLU_FAMILY, (), index)
     cap, t_max = ws.capacity, ws.max_tokens
     rows = experts_local * cap
     pairs = tokens * topk
@@ -577,7 +579,7 @@ def fp8_moe_layer(x, x_sf, topk_idx, topk_weights, w1, w1_sf, w2, w2_sf,
                         device=device)
         m_grouped_fp8_gemm_nt_masked((recv_x, recv_sf), (w1, w1_sf), h,
                                      layout.masked_m, expected_m)
-        act, act_sf = _swiglu_fp8(h, m, inter)
+        act, act_sf = _swiglu_fp8(swiglu, h, layout.masked_m, inter)
         m_grouped_fp8_gemm_nt_masked((act, act_sf), (w2, w2_sf), y,
                                      layout.masked_m, expected_m)
         # 5: each received row back to row (j, t) of its source's buffer.
@@ -594,23 +596,19 @@ def fp8_moe_layer(x, x_sf, topk_idx, topk_weights, w1, w1_sf, w2, w2_sf,
     return out
 
 
-def _swiglu_fp8(h: torch.Tensor, rows: int, inter: int):
-    """SwiGLU of h [G, CAP, 2I] bf16 (its first `rows` rows per group, in
-    f32) cast to FP8 per token: (e4m3 [G, CAP, I], f32 scales [G, CAP,
-    I / 128] in the MN-major TMA-aligned layout the grouped GEMM reads as
-    it is). Rows past `rows` are don't-care (zero scales)."""
+def _swiglu_fp8(kernel, h: torch.Tensor, masked_m: torch.Tensor, inter: int):
+    """SwiGLU of h [G, CAP, 2I] bf16 and the per-token FP8 cast of the
+    result, by kernel moe_swiglu_fp8 over the rows masked_m counts: (e4m3
+    [G, CAP, I], f32 scales [G, CAP, I / 128] in the MN-major TMA-aligned
+    layout the grouped GEMM reads as it is). Rows past masked_m are
+    don't-care."""
     groups, cap, _ = h.shape
-    act = _swiglu(h[:, :rows].float(), inter)
-    q, sf = quant.per_token_cast_to_fp8(act.reshape(groups * rows, inter))
     out = torch.empty(groups, cap, inter, dtype=torch.float8_e4m3fn,
                       device=h.device)
-    out[:, :rows] = q.view(groups, rows, inter)
-    kb = inter // quant.BLOCK_K
-    storage = torch.zeros(groups, kb, quant.align(cap, 4), dtype=torch.float32,
-                          device=h.device)
-    scales = storage[..., :cap].transpose(-1, -2)     # [G, CAP, KB], MN-major
-    scales[:, :rows] = sf.view(groups, rows, kb)
-    return out, scales
+    storage = torch.empty(groups, inter // quant.BLOCK_K, quant.align(cap, 4),
+                          dtype=torch.float32, device=h.device)
+    kernel.launch([h, masked_m, out, storage])
+    return out, storage[..., :cap].transpose(-1, -2)     # [G, CAP, KB]
 
 
 def _swiglu(h: torch.Tensor, inter: int) -> torch.Tensor:
