@@ -9,9 +9,10 @@
 #
 #   bash bench/device_plan.sh COMMIT
 #
-# 1. moe-profile: where tilec.moe.fp8_moe_layer's ~2 ms per call go
-#    (torch.profiler over 5 calls at T = 1024; run 8 measured the same time
-#    at T = 1), after its quick checks.
+# 1. moe: tilec.moe.fp8_moe_layer's checks with the SwiGLU kernel
+#    (bench/moe_check.py, local and over a 1-rank symmetric-memory group),
+#    where its ~2 ms per call go (torch.profiler over 5 calls at T = 1024;
+#    run 8 measured the same time at T = 1), and memcheck.
 # 2. ncu-contiguous: Nsight Compute on the grouped FP8 contiguous kernels,
 #    tilec's and DeepGEMM's, on the same work (run 8 profiled the psum
 #    pair: 2.17 against 2.09 ms, SM throughput 85% against 92%).
@@ -38,8 +39,11 @@ cmake -S runtime -B /tmp/rt -G Ninja -DTILEC_BUILD_TESTS=OFF \
 export TILEC_RUNTIME_LIB=/tmp/rt/libtilec_runtime.so
 echo "setup: $(($(date +%s) - start)) s"
 
-step moe-profile 120 python3 bench/moe_check.py --quick --no-group --reps 5 \
-  --profile "$out/moe-profile.txt" --markdown "$out/moe.md"
+step moe 200 python3 bench/moe_check.py --profile "$out/moe-profile.txt" \
+  --markdown "$out/moe.md"
+step moe-memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 1 \
+  python3 bench/moe_check.py --quick --no-group --reps 1
+grep -E "ERROR SUMMARY" "$work/moe-memcheck.log"
 step ncu-contiguous 120 ncu --clock-control none --section SpeedOfLight \
   --section WarpStateStats --section SchedulerStats --section Occupancy \
   -k "regex:m_grouped|sm90_fp8" --launch-skip 2 --launch-count 2 \
