@@ -455,7 +455,8 @@ Val Emitter::emitLoad(const CallExpr &call) {
   SmallVector<Value> indices;
   Value rowNumbers;
   if (!tileStarts(*src, extents, what, indices,
-                  memoryShape(*src) && src->base.getValueType<tile::GlobalType>()
+                  memoryShape(*src) &&
+                          src->base.getValueType<tile::GlobalType>()
                       ? &rowNumbers
                       : nullptr))
     return Val::error();

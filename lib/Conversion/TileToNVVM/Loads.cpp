@@ -317,10 +317,10 @@ SmallVector<Access> fragmentAccesses(OpBuilder &b, Location loc,
       return it->second;
     Value index = arith::AddIOp::create(
         b, loc, indices[rank - 2],
-        rowNumbers.empty() ? arith::AddIOp::create(b, loc, rowOffset,
-                                                   i32Const(b, loc, row))
-                                 .getResult()
-                           : rowNumberOf.lookup(row));
+        rowNumbers.empty()
+            ? arith::AddIOp::create(b, loc, rowOffset, i32Const(b, loc, row))
+                  .getResult()
+            : rowNumberOf.lookup(row));
     auto entry = std::make_pair(scaledIndex(b, loc, m, index, rank - 2),
                                 insideDim(b, loc, m, index, rank - 2));
     rows[row] = entry;
@@ -609,8 +609,8 @@ LogicalResult lowerFragLoad(FragLoadOp op, OneToNAdaptor<FragLoadOp> adaptor,
   SmallVector<Value> other = operandGroup(op, adaptor.getOperands(), 3);
   int64_t width = op.getVectorWidth();
   SmallVector<Value> values;
-  for (const Access &access : fragmentAccesses(b, loc, *m, frag, indices, width,
-                                               Value(), rowNumbers))
+  for (const Access &access :
+       fragmentAccesses(b, loc, *m, frag, indices, width, Value(), rowNumbers))
     llvm::append_range(values,
                        readElements(b, loc, op, *m, access.ptr, access.inside,
                                     width, op.getNc(),
