@@ -9,15 +9,13 @@
 #
 #   bash bench/device_plan.sh COMMIT
 #
-# 1. moe: tilec.moe.fp8_moe_layer's checks with the SwiGLU kernel
-#    (bench/moe_check.py, local and over a 1-rank symmetric-memory group),
-#    where its ~2 ms per call go (torch.profiler over 5 calls at T = 1024;
-#    run 8 measured the same time at T = 1), and memcheck.
-# 2. ncu-contiguous: Nsight Compute on the grouped FP8 contiguous kernels,
-#    tilec's and DeepGEMM's, on the same work (run 8 profiled the psum
-#    pair: 2.17 against 2.09 ms, SM throughput 85% against 92%).
-# 3. dg-configs: DeepGEMM's own picks (DG_PRINT_CONFIGS=1) on the FP8
-#    shapes where tilec is below it (issue 11).
+# 1. moe: tilec.moe.fp8_moe_layer's checks with moe_scatter_rows over a 2-D
+#    grid (bench/moe_check.py; run 9 profiled its 4 launches at 63 us each
+#    on 32 CTAs), and the profile again.
+# 2. ncu-fp8: Nsight Compute on the FP8 GEMM 4096x32768x512, where tilec
+#    and DeepGEMM run the same configuration (256x128, CLUSTER_N = 2, 3
+#    stages: DG_PRINT_CONFIGS in run 9) and tilec is at 0.88-0.91x: stall
+#    reasons, instruction mix, memory, side by side.
 # Writes its tables under $OUT and prints a summary last.
 set -uo pipefail
 commit=${1:-unknown}
@@ -39,21 +37,14 @@ cmake -S runtime -B /tmp/rt -G Ninja -DTILEC_BUILD_TESTS=OFF \
 export TILEC_RUNTIME_LIB=/tmp/rt/libtilec_runtime.so
 echo "setup: $(($(date +%s) - start)) s"
 
-step moe 200 python3 bench/moe_check.py --profile "$out/moe-profile.txt" \
+step moe 150 python3 bench/moe_check.py --profile "$out/moe-profile.txt" \
   --markdown "$out/moe.md"
-step moe-memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 1 \
-  python3 bench/moe_check.py --quick --no-group --reps 1
-grep -E "ERROR SUMMARY" "$work/moe-memcheck.log"
-step ncu-contiguous 120 ncu --clock-control none --section SpeedOfLight \
-  --section WarpStateStats --section SchedulerStats --section Occupancy \
-  -k "regex:m_grouped|sm90_fp8" --launch-skip 2 --launch-count 2 \
-  python3 bench/ncu_grouped.py --groups 4 --expected-m 8192 --n 6144 \
-  --k 7168 --layouts contiguous
-cp "$work/ncu-contiguous.log" "$out/ncu-contiguous.txt" 2>/dev/null
-DG_PRINT_CONFIGS=1 step dg-configs 120 python3 bench/vs_deepgemm.py \
-  --commit "$commit" --dtypes fp8 --markdown "$out/dg-configs.md" \
-  --shapes 4096x32768x512,4096x24576x1536,4096x2112x7168,4096x4096x4096
-cp "$work/dg-configs.log" "$out/dg-configs.txt" 2>/dev/null
+step ncu-fp8 200 ncu --clock-control none --section SpeedOfLight \
+  --section WarpStateStats --section SchedulerStats --section InstructionStats \
+  --section MemoryWorkloadAnalysis --section LaunchStats --section SourceCounters \
+  -k "regex:fp8_gemm_1d2d" --launch-skip 2 --launch-count 2 \
+  python3 bench/ncu_fp8_package.py 4096x32768x512
+cp "$work/ncu-fp8.log" "$out/ncu-fp8.txt" 2>/dev/null
 
 echo "== summary"
 for f in "$out"/*.md; do
@@ -61,5 +52,5 @@ for f in "$out"/*.md; do
   grep -iE "geometric|all checks|FAIL|\| sync_check" "$f" | head -8
 done
 [ -f "$out/moe.md" ] && tail -8 "$out/moe.md"
-head -40 "$out/moe-profile.txt" 2>/dev/null
-grep -iE "sm90|BLOCK|config" "$out/dg-configs.txt" 2>/dev/null | head -12
+grep -E "moe_|m_grouped" "$out/moe-profile.txt" 2>/dev/null | cut -c1-60,100-200 | head -8
+grep -E "fp8_gemm|Duration|Compute \(SM\) Throughput|L2 Cache Throughput|Warp Cycles Per Issued" "$out/ncu-fp8.txt" | cut -c1-120
