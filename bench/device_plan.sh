@@ -9,13 +9,11 @@
 #
 #   bash bench/device_plan.sh COMMIT
 #
-# 1. moe: tilec.moe.fp8_moe_layer's checks with moe_scatter_rows over a 2-D
-#    grid (bench/moe_check.py; run 9 profiled its 4 launches at 63 us each
-#    on 32 CTAs), and the profile again.
-# 2. ncu-fp8: Nsight Compute on the FP8 GEMM 4096x32768x512, where tilec
-#    and DeepGEMM run the same configuration (256x128, CLUSTER_N = 2, 3
-#    stages: DG_PRINT_CONFIGS in run 9) and tilec is at 0.88-0.91x: stall
-#    reasons, instruction mix, memory, side by side.
+# 1. compass-fp8: the FP8 compass with MAX_KB = 0's B scales read one K
+#    block ahead (relaxed loads; Nsight Compute in run 10 found the scale's
+#    load, sunk to its use, stalling every block of the shapes with K <=
+#    4096, which read the scales from global memory).
+# 2. grouped-fp8: the grouped FP8 kinds against DeepGEMM with the same change.
 # Writes its tables under $OUT and prints a summary last.
 set -uo pipefail
 commit=${1:-unknown}
@@ -37,20 +35,14 @@ cmake -S runtime -B /tmp/rt -G Ninja -DTILEC_BUILD_TESTS=OFF \
 export TILEC_RUNTIME_LIB=/tmp/rt/libtilec_runtime.so
 echo "setup: $(($(date +%s) - start)) s"
 
-step moe 150 python3 bench/moe_check.py --profile "$out/moe-profile.txt" \
-  --markdown "$out/moe.md"
-step ncu-fp8 200 ncu --clock-control none --section SpeedOfLight \
-  --section WarpStateStats --section SchedulerStats --section InstructionStats \
-  --section MemoryWorkloadAnalysis --section LaunchStats --section SourceCounters \
-  -k "regex:fp8_gemm_1d2d" --launch-skip 2 --launch-count 2 \
-  python3 bench/ncu_fp8_package.py 4096x32768x512
-cp "$work/ncu-fp8.log" "$out/ncu-fp8.txt" 2>/dev/null
+step compass-fp8 220 python3 bench/vs_deepgemm.py --commit "$commit" \
+  --dtypes fp8 --shapes compass --markdown "$out/vs-fp8.md"
+step grouped-fp8 300 python3 bench/py_grouped_check.py --kinds fp8 \
+  --markdown "$out/grouped-fp8.md"
 
 echo "== summary"
 for f in "$out"/*.md; do
   echo "-- $(basename "$f")"
   grep -iE "geometric|all checks|FAIL|\| sync_check" "$f" | head -8
 done
-[ -f "$out/moe.md" ] && tail -8 "$out/moe.md"
-grep -E "moe_|m_grouped" "$out/moe-profile.txt" 2>/dev/null | cut -c1-60,100-200 | head -8
-grep -E "fp8_gemm|Duration|Compute \(SM\) Throughput|L2 Cache Throughput|Warp Cycles Per Issued" "$out/ncu-fp8.txt" | cut -c1-120
+grep -E "^\| [0-9]" "$out/vs-fp8.md" | awk -F'|' '{print $2,$3,$4,$(NF-2)}'
