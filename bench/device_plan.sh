@@ -9,11 +9,12 @@
 #
 #   bash bench/device_plan.sh COMMIT
 #
-# 1. compass-fp8: the FP8 compass with MAX_KB = 0's B scales read one K
-#    block ahead (relaxed loads; Nsight Compute in run 10 found the scale's
-#    load, sunk to its use, stalling every block of the shapes with K <=
-#    4096, which read the scales from global memory).
-# 2. grouped-fp8: the grouped FP8 kinds against DeepGEMM with the same change.
+# 1. grouped-sa0/1: the grouped FP8 kinds (quick cases) without and with
+#    SCALES_AHEAD = 1 (MAX_KB = 0's B scales read during the block before,
+#    after its wgmma is issued; run 11's relaxed loads before the next
+#    block's wait were slower).
+# 2. dense-sa: the small-K FP8 shapes with SCALES_AHEAD = 1 and UNROLL = 1
+#    (unrolled, the load is sunk to its use again) beside the default.
 # Writes its tables under $OUT and prints a summary last.
 set -uo pipefail
 commit=${1:-unknown}
@@ -35,14 +36,20 @@ cmake -S runtime -B /tmp/rt -G Ninja -DTILEC_BUILD_TESTS=OFF \
 export TILEC_RUNTIME_LIB=/tmp/rt/libtilec_runtime.so
 echo "setup: $(($(date +%s) - start)) s"
 
-step compass-fp8 220 python3 bench/vs_deepgemm.py --commit "$commit" \
-  --dtypes fp8 --shapes compass --markdown "$out/vs-fp8.md"
-step grouped-fp8 300 python3 bench/py_grouped_check.py --kinds fp8 \
-  --markdown "$out/grouped-fp8.md"
+for v in 0 1; do
+  step grouped-sa$v 70 python3 bench/py_grouped_check.py --kinds fp8 --quick \
+    --define-kind fp8 --define SCALES_AHEAD=$v --markdown "$out/grouped-sa$v.md"
+done
+SHAPES=4096x32768x512,4096x24576x1536,4096x4096x4096
+step dense-sa0 40 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
+  --shapes $SHAPES --markdown "$out/dense-sa0.md"
+step dense-sa1 40 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
+  --shapes $SHAPES --define SCALES_AHEAD=1 --define UNROLL=1 --markdown "$out/dense-sa1.md"
 
 echo "== summary"
 for f in "$out"/*.md; do
   echo "-- $(basename "$f")"
   grep -iE "geometric|all checks|FAIL|\| sync_check" "$f" | head -8
 done
-grep -E "^\| [0-9]" "$out/vs-fp8.md" | awk -F'|' '{print $2,$3,$4,$(NF-2)}'
+for f in "$out"/dense-sa*.md; do grep -E "^\| [0-9]" "$f" | awk -F'|' '{print $2,$3,$4,$(NF-2)}'; done
+for f in "$out"/grouped-sa*.md; do grep -E "x \|$" "$f" | awk -F'|' '{print $3,$4,$5,$6,$7,$(NF-1)}'; done
