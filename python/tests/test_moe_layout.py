@@ -1,7 +1,7 @@
 """tilec.moe without a GPU: the routing metadata (dispatch_layout,
 routing_counts, combine_layout), the data movement of the expert-parallel
 layer emulated in torch over simulated ranks, the workspace's views, the
-argument errors, and fp8_moe_layer itself on CPU with its two kernels and
+argument errors, and fp8_moe_layer itself on CPU with its three kernels and
 the masked GEMM replaced by torch emulations (dry run).
 """
 
