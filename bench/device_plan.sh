@@ -2,19 +2,20 @@
 # The next device call's questions, in one command (600 s at most), most
 # decisive first; each step is skipped once the time is short
 # (bench/steps.sh). Run from the checkout on the GPU machine with the
-# compiler library, .anchors and out/ carried (out/ holds the sync check's
-# bundles, compiled on the VM:
-#   build/bin/tilec bench/sync_check.tile -o out/sync_check.tilec
-#   build/bin/tilec bench/sync_check.tile -D SYNC=0 -o out/sync_check_nosync.tilec):
+# compiler library, .anchors and out/ carried (out/scales holds the FP8
+# bundles, compiled on the VM: bash bench/fp8_scales_builds.sh out/scales):
 #
 #   bash bench/device_plan.sh COMMIT
 #
-# 1. grouped-sa0/1: the grouped FP8 kinds (quick cases) without and with
-#    SCALES_AHEAD = 1 (MAX_KB = 0's B scales read during the block before,
-#    after its wgmma is issued; run 11's relaxed loads before the next
-#    block's wait were slower).
-# 2. dense-sa: the small-K FP8 shapes with SCALES_AHEAD = 1 and UNROLL = 1
-#    (unrolled, the load is sunk to its use again) beside the default.
+# 1. fp8-scales: one process, 10 interleaved rounds, the two-wave 256x128
+#    FP8 tile at the small-K shapes where tilec trails DeepGEMM with the
+#    same configuration (bench/results/2026-12-06-fp8-gap-analysis.md): the
+#    pick (B scales read in their block), the scales staged in shared
+#    memory (MAX_KB = 128), read a block ahead (SCALES_AHEAD = 1, UNROLL =
+#    1) and its control (UNROLL = 1).
+# 2. grouped-sa0/1: the grouped FP8 kinds (quick cases) without and with
+#    SCALES_AHEAD = 1 (the grouped kernels run UNROLL = 1; MAX_KB = 0 for
+#    K <= 4096).
 # Writes its tables under $OUT and prints a summary last.
 set -uo pipefail
 commit=${1:-unknown}
@@ -36,20 +37,20 @@ cmake -S runtime -B /tmp/rt -G Ninja -DTILEC_BUILD_TESTS=OFF \
 export TILEC_RUNTIME_LIB=/tmp/rt/libtilec_runtime.so
 echo "setup: $(($(date +%s) - start)) s"
 
+SHAPES=4096x32768x512,4096x24576x1536,4096x4096x4096,4096x7168x2048
+step fp8-scales 240 python3 bench/fp8_gemm.py --bundle out/scales/w2_pick.tilec \
+  --bundle out/scales/w2_staged.tilec --bundle out/scales/w2_ahead_u1.tilec \
+  --bundle out/scales/w2_u1.tilec --check-shapes $SHAPES --time-shapes $SHAPES \
+  --rounds 10 --markdown "$out/fp8-scales.md"
 for v in 0 1; do
-  step grouped-sa$v 70 python3 bench/py_grouped_check.py --kinds fp8 --quick \
+  step grouped-sa$v 100 python3 bench/py_grouped_check.py --kinds fp8 --quick \
     --define-kind fp8 --define SCALES_AHEAD=$v --markdown "$out/grouped-sa$v.md"
 done
-SHAPES=4096x32768x512,4096x24576x1536,4096x4096x4096
-step dense-sa0 40 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
-  --shapes $SHAPES --markdown "$out/dense-sa0.md"
-step dense-sa1 40 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
-  --shapes $SHAPES --define SCALES_AHEAD=1 --define UNROLL=1 --markdown "$out/dense-sa1.md"
 
 echo "== summary"
 for f in "$out"/*.md; do
   echo "-- $(basename "$f")"
   grep -iE "geometric|all checks|FAIL|\| sync_check" "$f" | head -8
 done
-for f in "$out"/dense-sa*.md; do grep -E "^\| [0-9]" "$f" | awk -F'|' '{print $2,$3,$4,$(NF-2)}'; done
+tail -12 "$out/fp8-scales.md" 2>/dev/null
 for f in "$out"/grouped-sa*.md; do grep -E "x \|$" "$f" | awk -F'|' '{print $3,$4,$5,$6,$7,$(NF-1)}'; done
