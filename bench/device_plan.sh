@@ -16,6 +16,9 @@
 # 2. grouped-sa0/1: the grouped FP8 kinds (quick cases) without and with
 #    SCALES_AHEAD = 1 (the grouped kernels run UNROLL = 1; MAX_KB = 0 for
 #    K <= 4096).
+# 3. moe-ranks: tilec.moe over 2 and 4 processes on this one GPU (gloo
+#    group, symmetric-memory workspace; bench/moe_ranks_check.py): every
+#    dispatch and combine row crosses to another process's buffer.
 # Writes its tables under $OUT and prints a summary last.
 set -uo pipefail
 commit=${1:-unknown}
@@ -46,6 +49,7 @@ for v in 0 1; do
   step grouped-sa$v 100 python3 bench/py_grouped_check.py --kinds fp8 --quick \
     --define-kind fp8 --define SCALES_AHEAD=$v --markdown "$out/grouped-sa$v.md"
 done
+step moe-ranks 150 python3 bench/moe_ranks_check.py --markdown "$out/moe-ranks.md"
 
 echo "== summary"
 for f in "$out"/*.md; do
@@ -53,4 +57,5 @@ for f in "$out"/*.md; do
   grep -iE "geometric|all checks|FAIL|\| sync_check" "$f" | head -8
 done
 tail -12 "$out/fp8-scales.md" 2>/dev/null
+cat "$out/moe-ranks.md" 2>/dev/null
 for f in "$out"/grouped-sa*.md; do grep -E "x \|$" "$f" | awk -F'|' '{print $3,$4,$5,$6,$7,$(NF-1)}'; done

@@ -325,6 +325,30 @@ class WorkspaceAndChecksTest(unittest.TestCase):
         self.assertFalse(torch.cuda.is_initialized())
 
 
+@unittest.skipIf(torch is None, "torch is not installed")
+class GatherCountsTest(unittest.TestCase):
+    """The counts' all-gather over a gloo group (several ranks on one GPU
+    use gloo): CPU tensors through gloo, back on the counts' device."""
+
+    def test_gloo_one_rank(self):
+        import tempfile
+        import torch.distributed as dist
+        if not dist.is_available() or dist.is_initialized():
+            self.skipTest("torch.distributed unavailable or in use")
+        with tempfile.TemporaryDirectory() as directory:
+            # The file store removes its file when the group is destroyed.
+            dist.init_process_group("gloo", rank=0, world_size=1,
+                                    init_method=f"file://{directory}/store")
+            try:
+                counts = torch.tensor([[3, 0, 5]], dtype=torch.int32)
+                got = moe._all_gather_counts(counts, dist.group.WORLD, 1)
+            finally:
+                dist.destroy_process_group()
+        self.assertEqual(got.shape, (1, 1, 3))
+        self.assertEqual(got.dtype, torch.int32)
+        self.assertTrue(torch.equal(got[0], counts))
+
+
 class _FakeKernel:
     """moe_scatter_rows / moe_swiglu_fp8 / moe_combine in torch (world size
     1: OFFS zeros)."""

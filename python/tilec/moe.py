@@ -523,10 +523,7 @@ def fp8_moe_layer(x, x_sf, topk_idx, topk_weights, w1, w1_sf, w2, w2_sf,
     if group is None:
         all_counts = counts[None]
     else:
-        import torch.distributed as dist
-        all_counts = torch.empty(world, world, experts_local, dtype=torch.int32,
-                                 device=device)
-        dist.all_gather_into_tensor(all_counts, counts, group=group)
+        all_counts = _all_gather_counts(counts, group, world)
     if workspace is None:
         if group is not None:
             raise _fail(fn, "workspace", "must be a MoeWorkspace of the group "
@@ -594,6 +591,21 @@ def fp8_moe_layer(x, x_sf, topk_idx, topk_weights, w1, w1_sf, w2, w2_sf,
                               torch.zeros_like(topk_weights))
         combine.launch([cbuf, weights.t().contiguous(), out])
     return out
+
+
+def _all_gather_counts(counts: torch.Tensor, group, world: int) -> torch.Tensor:
+    """Every rank's routing counts, int32 [R, R, E_local] on counts' device.
+    Gloo (several ranks on one GPU: NCCL refuses two ranks per device)
+    gathers CPU tensors; other backends gather on the device."""
+    import torch.distributed as dist
+    if dist.get_backend(group) == "gloo":
+        parts = [torch.empty_like(counts, device="cpu") for _ in range(world)]
+        dist.all_gather(parts, counts.cpu(), group=group)
+        return torch.stack(parts).to(counts.device)
+    gathered = torch.empty((world,) + tuple(counts.shape), dtype=counts.dtype,
+                           device=counts.device)
+    dist.all_gather_into_tensor(gathered, counts, group=group)
+    return gathered
 
 
 def _swiglu_fp8(kernel, h: torch.Tensor, masked_m: torch.Tensor, inter: int):
