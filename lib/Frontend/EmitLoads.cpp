@@ -454,11 +454,10 @@ Val Emitter::emitLoad(const CallExpr &call) {
   spannedExtents(fragShape, broadcast, extents, what);
   SmallVector<Value> indices;
   Value rowNumbers;
+  // Row numbers (a gather) index global tensors only.
   if (!tileStarts(*src, extents, what, indices,
-                  memoryShape(*src) &&
-                          src->base.getValueType<tile::GlobalType>()
-                      ? &rowNumbers
-                      : nullptr))
+                  src->base.getValueType<tile::GlobalType>() ? &rowNumbers
+                                                             : nullptr))
     return Val::error();
   Value fill;
   if (args[3] && !(fill = loadFill(*args[3], elementType)))
