@@ -177,3 +177,20 @@ tile.kernel @gather_scatter(%ids: !tile.global<?xi32>, %X: !tile.global<?x?xi32>
   %x = tile.frag.load %X[%c0, %c0] rows %rows : !tile.frag<128x8xi32, row_per_thread, rows> : !tile.global<?x?xi32> -> !tile.frag<128x8xi32, row_per_thread>
   tile.frag.store_global %x, %Y[%c0, %c0] rows %rows : !tile.frag<128x8xi32, row_per_thread, rows> : !tile.frag<128x8xi32, row_per_thread>, !tile.global<?x?xi32>
 }
+
+// -----
+
+// In wgmma_acc a thread holds two rows per 64 (r and r + 8): each row's
+// accesses take the row number of its own register of the rows fragment.
+// CHECK-LABEL: llvm.func @gather_two_rows(
+// CHECK: %[[N0:.*]] = arith.select %{{.*}}, %{{.*}}, %c-1_i32 : i32
+// CHECK: %[[N1:.*]] = arith.select %{{.*}}, %{{.*}}, %c-1_i32 : i32
+// CHECK: arith.addi %{{.*}}, %[[N0]] : i32
+// CHECK: arith.addi %{{.*}}, %[[N1]] : i32
+tile.kernel @gather_two_rows(%ids: !tile.global<?xi32>, %X: !tile.global<?x?xf32>, %Y: !tile.global<?x?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %neg = arith.constant -1 : i32
+  %rows = tile.frag.load %ids[%c0] other %neg : i32 : !tile.global<?xi32> -> !tile.frag<64x8xi32, wgmma_acc, rows>
+  %x = tile.frag.load %X[%c0, %c0] rows %rows : !tile.frag<64x8xi32, wgmma_acc, rows> : !tile.global<?x?xf32> -> !tile.frag<64x8xf32, wgmma_acc>
+  tile.frag.store_global %x, %Y[%c0, %c0] : !tile.frag<64x8xf32, wgmma_acc>, !tile.global<?x?xf32>
+}

@@ -302,13 +302,15 @@ SmallVector<Access> fragmentAccesses(OpBuilder &b, Location loc,
       frag.getBroadcast() == FragBroadcast::rows ? rowOffset : colOffset;
   tilec::FragmentShape shape = frag.getSupportShape();
   tilec::FragmentBroadcast broadcast = frag.getSupportBroadcast();
-  // The register of the row numbers that holds each of the thread's rows.
+  // The register of the row numbers that holds each of the thread's rows
+  // (a rows register's row is its position along memory's innermost
+  // dimension: the coordinate's Col).
   llvm::DenseMap<uint32_t, Value> rowNumberOf;
   for (auto [reg, number] : llvm::enumerate(rowNumbers))
     rowNumberOf[tilec::fragmentMemoryCoord(shape,
                                            tilec::FragmentBroadcast::Rows, 0,
                                            static_cast<uint32_t>(reg))
-                    .Row] = number;
+                    .Col] = number;
   // A full fragment's rows: the offset and guard of each, made once.
   llvm::DenseMap<uint32_t, std::pair<Value, Value>> rows;
   auto rowOf = [&](uint32_t row) {
