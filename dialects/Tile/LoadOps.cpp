@@ -217,13 +217,14 @@ LogicalResult AtomicOp::verify() {
 }
 
 LogicalResult StoreOp::verify() {
-  auto smem = cast<SmemType>(getDest().getType());
-  if (getValue().getType() != smem.getElementType())
+  Type dest = getDest().getType();
+  Type elementType = getMemoryShape(dest).elementType;
+  if (getValue().getType() != elementType)
     return emitOpError("value type ")
            << getValue().getType() << " differs from the destination's "
-           << "element type " << smem.getElementType();
+           << "element type " << elementType;
   SmallVector<int64_t> ones(getIndices().size(), 1);
-  return verifyAccessIndices(*this, "destination", smem, getIndices(), ones);
+  return verifyAccessIndices(*this, "destination", dest, getIndices(), ones);
 }
 
 LogicalResult FragLoadOp::verify() {

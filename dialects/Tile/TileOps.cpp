@@ -208,6 +208,9 @@ KernelAbiAttr KernelOp::getAbi() {
              store.getVectorWidth() * elementBytes(store.getDst()));
     if (auto atomic = dyn_cast<AtomicOp>(op))
       access(atomic.getDest(), elementBytes(atomic.getDest()));
+    if (auto store = dyn_cast<StoreOp>(op);
+        store && isa<GlobalType>(store.getDest().getType()))
+      access(store.getDest(), elementBytes(store.getDest()));
     if (auto sync = dyn_cast<GridSyncOp>(op))
       access(sync.getCounter(), elementBytes(sync.getCounter()));
     // cp.async.bulk moves multiples of 16 bytes between 16-byte addresses.

@@ -960,19 +960,24 @@ def Tile_AtomicOp : Tile_Op<"atomic", [AllTypesMatch<["value", "old"]>]> {
 }
 
 def Tile_StoreOp : Tile_Op<"store"> {
-  let summary = "each thread writes one element of a shared buffer";
+  let summary = "each thread writes one element of a shared buffer or a global tensor";
   let description = [{
-    One index per dimension; `st.shared`, unswizzled, unguarded. With
-    tile.load, how a warpgroup stages a small table (a tile's scale
-    factors) in shared memory for its threads to read; 16-bit floats too,
-    as a row of -inf that TMA stores into bf16 logits.
+    One index per dimension. Into shared memory: `st.shared`, unswizzled,
+    unguarded; with tile.load, how a warpgroup stages a small table (a
+    tile's scale factors) in shared memory for its threads to read; 16-bit
+    floats too, as a row of -inf that TMA stores into bf16 logits. Into a
+    global tensor (or a peer's view of one): a `st.global` guarded by the
+    tensor's dimensions, as a scalar load is (an index outside writes
+    nothing): each thread its own element, as a routing kernel writes a
+    table.
 
     ```mlir
-    tile.store %x, %s[%wg, %i] : f32, <2x128xf32, none>
+    tile.store %x, %s[%wg, %i] : f32, !tile.smem<2x128xf32, none>
+    tile.store %n, %T[%r, %p] : i32, !tile.global<?x?xi32>
     ```
   }];
   let arguments = (ins AnyTypeOf<[I32, F32, F16, BF16]>:$value,
-                       Arg<Tile_SmemType, "", [MemWrite]>:$dest,
+                       Arg<AnyTypeOf<[Tile_SmemType, Tile_AnyGlobal]>, "", [MemWrite]>:$dest,
                        Variadic<I32>:$indices);
   let assemblyFormat = [{
     $value `,` $dest `[` $indices `]` attr-dict `:` type($value) `,` type($dest)

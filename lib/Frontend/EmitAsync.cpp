@@ -469,14 +469,13 @@ Val Emitter::emitStore(const CallExpr &call) {
   if (!dst || value.isError())
     return Val::error();
   auto frag = value.getValueType<tile::FragType>();
-  if (!frag && dst->base.getValueType<tile::SmemType>())
-    return storeScalar(call, *dst, *args[1]);
   if (!frag) {
-    error(args[1]->getRange(),
-          "store writes a register fragment (one scalar goes only into "
-          "shared memory), got " +
-              describeVal(value));
-    return Val::error();
+    if (args[2]) {
+      error(args[2]->getRange(), "broadcast = ... writes a fragment's values; "
+                                 "a store of one element takes none");
+      return Val::error();
+    }
+    return storeScalar(call, *dst, *args[1]);
   }
   if (dst->base.getValueType<tile::GlobalType>())
     return storeGlobal(call, *dst, value, args[2]);

@@ -272,6 +272,12 @@ Val Emitter::emitAtomic(const CallExpr &call) {
 
 Val Emitter::storeScalar(const CallExpr &call, const BufferRef &dst,
                          const Expr &valueExpr) {
+  if (!memoryShape(dst)) {
+    error(dst.getRange(), "store writes into a shared buffer or a global "
+                          "tensor, got " +
+                              describeVal(dst.base));
+    return Val::error();
+  }
   SmallVector<Value> indices;
   if (!elementIndices(dst, /*store=*/true, indices))
     return Val::error();

@@ -454,7 +454,8 @@ public:
   /// shared buffer), or false after a report worded for a load or a store.
   bool elementIndices(const BufferRef &ref, bool store,
                       llvm::SmallVectorImpl<mlir::Value> &indices);
-  /// store(Ssmem[i, j], x) of one i32 or f32 element of a shared buffer.
+  /// store(X[i, j], x) of one i32, f32, f16 or bf16 element of a shared
+  /// buffer or a global tensor (guarded there).
   Val storeScalar(const CallExpr &call, const BufferRef &dst,
                   const Expr &value);
   /// `other = ...` of a load as a value of `elementType`.

@@ -46,7 +46,7 @@ tile.kernel @shared_and_store(%D: !tile.global<?x?xbf16>) attributes {target = #
   %c1 = arith.constant 1 : i32
   %tid = tile.id thread
   %x = tile.load %s[%c0, %tid] : !tile.smem<4x64xf32, none> -> f32
-  tile.store %x, %s[%c1, %tid] : f32, <4x64xf32, none>
+  tile.store %x, %s[%c1, %tid] : f32, !tile.smem<4x64xf32, none>
   %rs = tile.frag.load %s[%c0, %c0] : !tile.smem<4x64xf32, none> -> !tile.frag<64x64xf32, wgmma_acc, rows>
   %h = tile.frag.cast %rs : !tile.frag<64x64xf32, wgmma_acc, rows> -> !tile.frag<64x64xbf16, wgmma_acc, rows>
   tile.frag.store_global %h, %D[%c0, %c0] : !tile.frag<64x64xbf16, wgmma_acc, rows>, !tile.global<?x?xbf16>
@@ -193,4 +193,19 @@ tile.kernel @gather_two_rows(%ids: !tile.global<?xi32>, %X: !tile.global<?x?xf32
   %rows = tile.frag.load %ids[%c0] other %neg : i32 : !tile.global<?xi32> -> !tile.frag<64x8xi32, wgmma_acc, rows>
   %x = tile.frag.load %X[%c0, %c0] rows %rows : !tile.frag<64x8xi32, wgmma_acc, rows> : !tile.global<?x?xf32> -> !tile.frag<64x8xf32, wgmma_acc>
   tile.frag.store_global %x, %Y[%c0, %c0] : !tile.frag<64x8xf32, wgmma_acc>, !tile.global<?x?xf32>
+}
+
+// -----
+
+// One element into a global tensor: a st.global predicated on the index
+// lying inside the tensor (as a scalar load is guarded), no branch.
+// CHECK-LABEL: llvm.func @global_store(
+// CHECK-SAME: %[[T:[a-z0-9]+]]: !llvm.ptr<1>, %[[DIM:[a-z0-9]+]]: i32
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %[[DIM]] : i32
+// CHECK: %[[PTR:.*]] = llvm.getelementptr %[[T]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+// CHECK: llvm.inline_asm has_side_effects "@$0 st.global.b32 [$1], $2;", "b,l,r" %[[IN]], %[[PTR]], %{{.*}} : (i1, !llvm.ptr<1>, i32) -> ()
+tile.kernel @global_store(%T: !tile.global<?xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c7 = arith.constant 7 : i32
+  %v = arith.constant 3 : i32
+  tile.store %v, %T[%c7] : i32, !tile.global<?xi32>
 }

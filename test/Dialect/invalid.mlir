@@ -1666,7 +1666,7 @@ tile.kernel @store_type(%v: i32) attributes {target = #tile.target<sm_90a>, warp
   %s = tile.smem_alloc : !tile.smem<4x128xf32, none>
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.store' op value type 'i32' differs from the destination's element type 'f32'}}
-  tile.store %v, %s[%c0, %c0] : i32, <4x128xf32, none>
+  tile.store %v, %s[%c0, %c0] : i32, !tile.smem<4x128xf32, none>
 }
 
 // -----
@@ -1676,7 +1676,7 @@ tile.kernel @store_index(%v: f32) attributes {target = #tile.target<sm_90a>, war
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32
   // expected-error @below {{'tile.store' op destination index 4 is out of range for dimension 0 of size 4 of '!tile.smem<4x128xf32, none>'}}
-  tile.store %v, %s[%c4, %c0] : f32, <4x128xf32, none>
+  tile.store %v, %s[%c4, %c0] : f32, !tile.smem<4x128xf32, none>
 }
 
 // -----

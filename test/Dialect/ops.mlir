@@ -288,8 +288,10 @@ tile.kernel @loads(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xbf16>,
   tile.grid_sync %grp[%c0] : !tile.global<?xi32>
   // CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.smem<4x128xf32, none> -> f32
   %x = tile.load %sfa[%c0, %c0] : !tile.smem<4x128xf32, none> -> f32
-  // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : f32, <4x128xf32, none>
-  tile.store %x, %sfa[%c0, %c0] : f32, <4x128xf32, none>
+  // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : f32, !tile.smem<4x128xf32, none>
+  tile.store %x, %sfa[%c0, %c0] : f32, !tile.smem<4x128xf32, none>
+  // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}] : i32, !tile.global<?xi32>
+  tile.store %c0, %grp[%c0] : i32, !tile.global<?xi32>
   // CHECK: tile.copy_async %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] barrier %{{.*}}[%{{.*}}] {dispatch = #tile.copy_dispatch<bulk>} : !tile.smem<4x128xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
   tile.copy_async %sfa[%c0], %bias[%c0] barrier %full[%c0] {dispatch = #tile.copy_dispatch<bulk>} : !tile.smem<4x128xf32, none>, !tile.global<?xf32>, !tile.barrier<tma, 1>
   // CHECK: tile.frag.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.smem<4x128xf32, none> -> !tile.frag<64x256xf32, wgmma_acc, rows>

@@ -590,8 +590,13 @@ LogicalResult lowerStore(StoreOp op, StoreOp::Adaptor adaptor,
                  adaptor.getIndices(), converter, b);
   if (failed(e))
     return failure();
-  LLVM::StoreOp::create(b, loc, adaptor.getValue(), e->address,
-                        e->memory.elementBytes);
+  // A global element is written only inside the tensor (as loads read).
+  if (e->inside)
+    storePredicated(b, loc, e->memory, {adaptor.getValue()}, e->address,
+                    e->inside);
+  else
+    LLVM::StoreOp::create(b, loc, adaptor.getValue(), e->address,
+                          e->memory.elementBytes);
   rewriter.eraseOp(op);
   return success();
 }
