@@ -109,6 +109,28 @@ def time_call(fn, reps):
     return statistics.median(times)
 
 
+def check_output(label, out, again, ref, idx):
+    """The checks of one call's output against the reference: (calc_diff,
+    worst token's calc_diff, repeat call equal, failure messages)."""
+    failures = []
+    diff = calc_diff(out.float(), ref)
+    token_diff = per_token_diff(out.float(), ref)
+    equal = torch.equal(out, again)
+    if out.isnan().any():
+        failures.append(f"{label}: NaN in the output")
+    if not diff < BOUND:
+        failures.append(f"{label}: calc_diff {diff:.3e} >= {BOUND}")
+    if not token_diff < TOKEN_BOUND:
+        failures.append(f"{label}: worst token calc_diff {token_diff:.3e} >= "
+                        f"{TOKEN_BOUND}")
+    none = (idx < 0).all(1)
+    if none.any() and not torch.all(out[none] == 0):
+        failures.append(f"{label}: a token with no expert is not 0")
+    if not equal:
+        failures.append(f"{label}: a repeat call differs")
+    return diff, token_diff, equal, failures
+
+
 def run_case(label, tokens, hidden, inter, experts, topk, group, reps, seed):
     """(row dict, list of failure messages)."""
     gen = torch.Generator(device="cuda").manual_seed(seed)
@@ -126,21 +148,8 @@ def run_case(label, tokens, hidden, inter, experts, topk, group, reps, seed):
     again = moe.fp8_moe_layer(*args, group=group, workspace=ws)
     torch.cuda.synchronize()
     ref = moe.reference_moe(*args)
-    diff = calc_diff(out.float(), ref)
-    token_diff = per_token_diff(out.float(), ref)
-    equal = torch.equal(out, again)
-    if out.isnan().any():
-        failures.append(f"{label}: NaN in the output")
-    if not diff < BOUND:
-        failures.append(f"{label}: calc_diff {diff:.3e} >= {BOUND}")
-    if not token_diff < TOKEN_BOUND:
-        failures.append(f"{label}: worst token calc_diff {token_diff:.3e} >= "
-                        f"{TOKEN_BOUND}")
-    none = (idx < 0).all(1)
-    if none.any() and not torch.all(out[none] == 0):
-        failures.append(f"{label}: a token with no expert is not 0")
-    if not equal:
-        failures.append(f"{label}: a repeat call differs")
+    diff, token_diff, equal, bad = check_output(label, out, again, ref, idx)
+    failures += bad
     us = time_call(lambda: moe.fp8_moe_layer(*args, group=group, workspace=ws,
                                              out=out), reps)
     row = dict(case=label, T=tokens, H=hidden, I=inter, E=experts, topk=topk,

@@ -475,7 +475,7 @@ Val Emitter::emitStore(const CallExpr &call) {
                                  "a store of one element takes none");
       return Val::error();
     }
-    return storeScalar(call, *dst, *args[1]);
+    return storeScalar(call, *dst, value, *args[1]);
   }
   if (dst->base.getValueType<tile::GlobalType>())
     return storeGlobal(call, *dst, value, args[2]);

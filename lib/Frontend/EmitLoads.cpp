@@ -271,7 +271,7 @@ Val Emitter::emitAtomic(const CallExpr &call) {
 }
 
 Val Emitter::storeScalar(const CallExpr &call, const BufferRef &dst,
-                         const Expr &valueExpr) {
+                         const Val &value, const Expr &valueExpr) {
   if (!memoryShape(dst)) {
     error(dst.getRange(), "store writes into a shared buffer or a global "
                           "tensor, got " +
@@ -282,9 +282,6 @@ Val Emitter::storeScalar(const CallExpr &call, const BufferRef &dst,
   if (!elementIndices(dst, /*store=*/true, indices))
     return Val::error();
   Type elementType = memoryShape(dst)->second;
-  Val value = eval(valueExpr);
-  if (value.isError())
-    return Val::error();
   Location l = loc(call.getLoc());
   Value stored;
   if (auto half = dyn_cast<FloatType>(elementType);

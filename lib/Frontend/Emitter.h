@@ -457,7 +457,7 @@ public:
   /// store(X[i, j], x) of one i32, f32, f16 or bf16 element of a shared
   /// buffer or a global tensor (guarded there).
   Val storeScalar(const CallExpr &call, const BufferRef &dst,
-                  const Expr &value);
+                  const Val &value, const Expr &valueExpr);
   /// `other = ...` of a load as a value of `elementType`.
   mlir::Value loadFill(const Expr &expr, mlir::Type elementType);
   /// One start per dimension of `ref`: the leading indices, then where the

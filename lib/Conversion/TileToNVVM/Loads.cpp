@@ -432,6 +432,18 @@ void storePredicated(OpBuilder &b, Location loc, const Memory &m,
   inlinePtx(b, loc, {}, operands, ptx, constraints);
 }
 
+/// Stores `elements` at `ptr`: predicated on `guard` (a global access's
+/// inside-the-tensor test) where there is one, else a plain store.
+void storeElements(OpBuilder &b, Location loc, const Memory &m,
+                   ArrayRef<Value> elements, Value ptr, Value guard) {
+  if (guard)
+    storePredicated(b, loc, m, elements, ptr, guard);
+  else
+    LLVM::StoreOp::create(b, loc, packAccess(b, loc, m, elements), ptr,
+                          static_cast<int64_t>(elements.size()) *
+                              m.elementBytes);
+}
+
 LogicalResult lowerLoad(LoadOp op, LoadOp::Adaptor adaptor,
                         ConversionPatternRewriter &rewriter,
                         const LLVMTypeConverter &converter) {
@@ -591,12 +603,7 @@ LogicalResult lowerStore(StoreOp op, StoreOp::Adaptor adaptor,
   if (failed(e))
     return failure();
   // A global element is written only inside the tensor (as loads read).
-  if (e->inside)
-    storePredicated(b, loc, e->memory, {adaptor.getValue()}, e->address,
-                    e->inside);
-  else
-    LLVM::StoreOp::create(b, loc, adaptor.getValue(), e->address,
-                          e->memory.elementBytes);
+  storeElements(b, loc, e->memory, {adaptor.getValue()}, e->address, e->inside);
   rewriter.eraseOp(op);
   return success();
 }
@@ -666,11 +673,7 @@ LogicalResult lowerFragStoreGlobal(FragStoreGlobalOp op,
     SmallVector<Value> elements(values.begin() + access.reg,
                                 values.begin() + access.reg + width);
     // Only the elements inside the tensor are written.
-    if (Value guard = access.inside)
-      storePredicated(b, loc, *m, elements, access.ptr, guard);
-    else
-      LLVM::StoreOp::create(b, loc, packAccess(b, loc, *m, elements),
-                            access.ptr, width * m->elementBytes);
+    storeElements(b, loc, *m, elements, access.ptr, access.inside);
   }
   rewriter.eraseOp(op);
   return success();
