@@ -2,23 +2,20 @@
 # The next device call's questions, in one command (600 s at most), most
 # decisive first; each step is skipped once the time is short
 # (bench/steps.sh). Run from the checkout on the GPU machine with the
-# compiler library, .anchors and out/ carried (out/scales holds the FP8
-# bundles, compiled on the VM: bash bench/fp8_scales_builds.sh out/scales):
+# compiler library and .anchors carried:
 #
 #   bash bench/device_plan.sh COMMIT
 #
-# 1. fp8-scales: one process, 10 interleaved rounds, the two-wave 256x128
-#    FP8 tile at the small-K shapes where tilec trails DeepGEMM with the
-#    same configuration (bench/results/2026-12-06-fp8-gap-analysis.md): the
-#    pick (B scales read in their block), the scales staged in shared
-#    memory (MAX_KB = 128), read a block ahead (SCALES_AHEAD = 1, UNROLL =
-#    1) and its control (UNROLL = 1).
-# 2. grouped-sa0/1: the grouped FP8 kinds (quick cases) without and with
-#    SCALES_AHEAD = 1 (the grouped kernels run UNROLL = 1; MAX_KB = 0 for
-#    K <= 4096).
-# 3. moe-ranks: tilec.moe over 2 and 4 processes on this one GPU (gloo
-#    group, symmetric-memory workspace; bench/moe_ranks_check.py): every
-#    dispatch and combine row crosses to another process's buffer.
+# PLAN (default mqa,paged,dg-tests) picks the groups of steps:
+# mqa:   mqa-spread, fp8_mqa_logits beside DeepGEMM on every case of
+#        bench/py_mqa_bench.py with the grouped head reduction (SPREAD = 1,
+#        the default: each logit in one thread after sum(..., groups));
+#        mqa-control, cases at SPREAD = 0 (the kernel before) in their own
+#        process with DeepGEMM beside them again; mqa-memcheck,
+#        compute-sanitizer memcheck on the small odd-sized cases.
+# paged: the same three for fp8_paged_mqa_logits (SPREAD for next_n 2, 4).
+# dg-tests: DeepGEMM's own test_mqa_logits and test_paged_mqa_logits with
+#        tilec.deep_gemm.
 # Writes its tables under $OUT and prints a summary last.
 set -uo pipefail
 commit=${1:-unknown}
@@ -40,22 +37,37 @@ cmake -S runtime -B /tmp/rt -G Ninja -DTILEC_BUILD_TESTS=OFF \
 export TILEC_RUNTIME_LIB=/tmp/rt/libtilec_runtime.so
 echo "setup: $(($(date +%s) - start)) s"
 
-SHAPES=4096x32768x512,4096x24576x1536,4096x4096x4096,4096x7168x2048
-step fp8-scales 240 python3 bench/fp8_gemm.py --bundle out/scales/w2_pick.tilec \
-  --bundle out/scales/w2_staged.tilec --bundle out/scales/w2_ahead_u1.tilec \
-  --bundle out/scales/w2_u1.tilec --check-shapes $SHAPES --time-shapes $SHAPES \
-  --rounds 10 --markdown "$out/fp8-scales.md"
-for v in 0 1; do
-  step grouped-sa$v 100 python3 bench/py_grouped_check.py --kinds fp8 --quick \
-    --define-kind fp8 --define SCALES_AHEAD=$v --markdown "$out/grouped-sa$v.md"
-done
-step moe-ranks 150 python3 bench/moe_ranks_check.py --markdown "$out/moe-ranks.md"
+plan=${PLAN:-mqa,paged,dg-tests}
+case ",$plan," in *,mqa,*)
+step mqa-spread 200 python3 bench/py_mqa_bench.py --markdown "$out/mqa-spread.md"
+step mqa-control 150 python3 bench/py_mqa_bench.py --define SPREAD=0 \
+  --cases 0,1,6,7,12,13,14,15,18,19,20,21,24,26 --markdown "$out/mqa-control.md"
+step mqa-memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 9 \
+  python3 bench/py_mqa_bench.py --small --reps 1 --markdown "$out/mqa-memcheck.md"
+esac
+case ",$plan," in *,paged,*)
+step paged-spread 200 python3 bench/py_paged_mqa_bench.py --markdown "$out/paged-spread.md"
+step paged-control 150 python3 bench/py_paged_mqa_bench.py --define SPREAD=0 \
+  --cases 2,3,6,7,10,11,14,15,18,19,22,23,24,28,29 --markdown "$out/paged-control.md"
+step paged-memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 9 \
+  python3 bench/py_paged_mqa_bench.py --quick --reps 1 --markdown "$out/paged-memcheck.md"
+esac
+case ",$plan," in *,dg-tests,*)
+step dg-mqa-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
+  --tests attention --functions test_mqa_logits --log "$out/dg-mqa-test.log"
+step dg-paged-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
+  --tests attention --functions test_paged_mqa_logits --log "$out/dg-paged-test.log"
+esac
 
 echo "== summary"
 for f in "$out"/*.md; do
   echo "-- $(basename "$f")"
-  grep -iE "geometric|all checks|FAIL|\| sync_check" "$f" | head -8
+  grep -iE "geometric|FAIL" "$f" | head -4
 done
-tail -12 "$out/fp8-scales.md" 2>/dev/null
-cat "$out/moe-ranks.md" 2>/dev/null
-for f in "$out"/grouped-sa*.md; do grep -E "x \|$" "$f" | awk -F'|' '{print $3,$4,$5,$6,$7,$(NF-1)}'; done
+for f in "$out"/dg-*.log; do
+  echo "-- $(basename "$f")"; grep -iE "passed|failed|error|assert" "$f" | tail -4
+done
+for f in mqa-spread mqa-control paged-spread paged-control; do
+  [ -f "$out/$f.md" ] || continue
+  echo "-- $f"; grep -E "^\| [0-9]" "$out/$f.md" | awk -F'|' '{print $2,$3,$4,$5,$6,$7,$8,$9,$(NF-1)}'
+done

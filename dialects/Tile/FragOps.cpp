@@ -122,6 +122,27 @@ LogicalResult FragReduceOp::verify() {
     return emitOpError("axis is 0 (along columns) or 1 (along rows), got ")
            << static_cast<int64_t>(getAxis());
   bool alongRows = getAxis() == 1;
+  if (getGroups() != 1) {
+    int64_t groups = getGroups();
+    if (groups != 2 && groups != 4 && groups != 8)
+      return emitOpError("groups is 1, 2, 4 or 8, got ") << groups;
+    if (source.getLayout() != FragLayout::wgmma_acc || !alongRows)
+      return emitOpError("a grouped reduction runs along the rows (axis 1) "
+                         "of a wgmma_acc fragment, got ")
+             << source << " along axis " << static_cast<int64_t>(getAxis());
+    int64_t cols = source.getShape()[1];
+    if (cols % (8 * groups) != 0)
+      return emitOpError("the ")
+             << cols << " columns do not split into " << groups
+             << " groups of whole 8-column register groups";
+    auto expected =
+        FragType::get(getContext(), {groups, source.getShape()[0]},
+                      source.getElementType(), FragLayout::quad_spread);
+    if (getType() != expected)
+      return emitOpError("result must be ")
+             << expected << ", got " << getType();
+    return verifySettled(*this, getSource());
+  }
   FragType expected = source.withBroadcast(alongRows ? FragBroadcast::rows
                                                      : FragBroadcast::cols);
   tilec::LineSharing sharing = tilec::fragmentLineSharing(
@@ -137,32 +158,52 @@ LogicalResult FragReduceOp::verify() {
   return verifySettled(*this, getSource());
 }
 
-LogicalResult FragSliceOp::verify() {
-  auto source = cast<FragType>(getSource().getType());
-  auto result = cast<FragType>(getType());
-  ArrayRef<int64_t> shape = source.getShape();
-  int64_t col = getCol(), width = result.getShape()[1];
-  if (result.getShape()[0] != shape[0] ||
-      result.getLayout() != source.getLayout() ||
-      result.getBroadcast() != source.getBroadcast() ||
-      result.getElementType() != source.getElementType())
-    return emitOpError("result must keep the source's rows, layout, "
-                       "broadcast and element type (")
-           << source << "), got " << result;
+/// The checks of a column slice `part` of `whole` at `col`, shared by
+/// tile.frag.slice (part is the result) and tile.frag.insert (part is the
+/// inserted fragment). `role` names the part in the messages, `wholeName`
+/// the whole (the slice's source, the insert's destination).
+static LogicalResult verifyColumnSlice(Operation *op, FragType whole,
+                                       FragType part, int64_t col,
+                                       StringRef role, StringRef wholeName) {
+  ArrayRef<int64_t> shape = whole.getShape();
+  int64_t width = part.getShape()[1];
+  if (part.getShape()[0] != shape[0] || part.getLayout() != whole.getLayout() ||
+      part.getBroadcast() != whole.getBroadcast() ||
+      part.getElementType() != whole.getElementType())
+    return op->emitOpError() << role << " must keep the " << wholeName
+                             << "'s rows, layout, broadcast and element type ("
+                             << whole << "), got " << part;
   if (col < 0 || col + width > shape[1])
-    return emitOpError("columns [")
-           << col << ", " << col + width << ") are outside the source's "
-           << shape[1] << " columns";
+    return op->emitOpError("columns [")
+           << col << ", " << col + width << ") are outside the " << wholeName
+           << "'s " << shape[1] << " columns";
   if (tilec::fragmentColumnSlice(
-          source.getSupportShape(), source.getSupportBroadcast(),
+          whole.getSupportShape(), whole.getSupportBroadcast(),
           static_cast<uint32_t>(col), static_cast<uint32_t>(width))
           .empty())
-    return emitOpError("columns [")
+    return op->emitOpError("columns [")
            << col << ", " << col + width << ") of a "
-           << stringifyFragLayout(source.getLayout())
+           << stringifyFragLayout(whole.getLayout())
            << " fragment are not whole register groups of every thread "
               "(wgmma_acc slices start and end on a multiple of 8)";
+  return success();
+}
+
+LogicalResult FragSliceOp::verify() {
+  if (failed(verifyColumnSlice(*this, cast<FragType>(getSource().getType()),
+                               cast<FragType>(getType()), getCol(), "result",
+                               "source")))
+    return failure();
   return verifySettled(*this, getSource());
+}
+
+LogicalResult FragInsertOp::verify() {
+  if (failed(verifyColumnSlice(*this, cast<FragType>(getDest().getType()),
+                               cast<FragType>(getSource().getType()), getCol(),
+                               "inserted fragment", "destination")) ||
+      failed(verifySettled(*this, getSource())))
+    return failure();
+  return verifySettled(*this, getDest());
 }
 
 /// The conversions tile.frag.cast lowers: among f32, f16 and bf16, and from

@@ -362,15 +362,33 @@ LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
                             "thread of the warpgroup), got "
                          << shape[0];
     break;
+  case FragLayout::quad_spread:
+    if (shape[0] != 2 && shape[0] != 4 && shape[0] != 8)
+      return emitError() << "a quad_spread fragment has 2, 4 or 8 rows (the "
+                            "groups of a grouped reduction), got "
+                         << shape[0];
+    if (shape[1] % 64 != 0)
+      return emitError() << "a quad_spread fragment has a multiple of 64 "
+                            "columns (the reduced fragment's rows), got "
+                         << shape[1];
+    break;
   }
   return success();
 }
 
 tilec::FragmentShape FragType::getSupportShape() const {
   tilec::FragmentShape shape;
-  shape.Layout = getLayout() == FragLayout::wgmma_acc
-                     ? tilec::FragmentLayout::WgmmaAccumulator
-                     : tilec::FragmentLayout::RowPerThread;
+  switch (getLayout()) {
+  case FragLayout::wgmma_acc:
+    shape.Layout = tilec::FragmentLayout::WgmmaAccumulator;
+    break;
+  case FragLayout::row_per_thread:
+    shape.Layout = tilec::FragmentLayout::RowPerThread;
+    break;
+  case FragLayout::quad_spread:
+    shape.Layout = tilec::FragmentLayout::QuadSpread;
+    break;
+  }
   shape.Rows = getShape()[0];
   shape.Cols = getShape()[1];
   return shape;

@@ -48,7 +48,12 @@ def Tile_FragLayout : I32EnumAttr<"FragLayout", "how a register fragment maps to
     I32EnumAttrCase<"wgmma_acc", 0>,
     // One row per thread of the warpgroup, all columns in that thread
     // (the article's S[(128, N) : (1@tid_in_wg, 1)], what tcgen05.ld 32x32b gives).
-    I32EnumAttrCase<"row_per_thread", 1>]> {
+    I32EnumAttrCase<"row_per_thread", 1>,
+    // What a grouped row reduction of a wgmma_acc fragment gives
+    // (tile.frag.reduce groups G): a G x N tile, N the accumulator's rows,
+    // each element in one thread; the 4 lanes of a quad split a row's G
+    // group results (lib/Support/FragmentLayout.h has the map).
+    I32EnumAttrCase<"quad_spread", 2>]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }

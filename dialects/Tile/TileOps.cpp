@@ -762,6 +762,9 @@ LogicalResult FragStoreOp::verify() {
            << smem.getRank() << " takes " << smem.getRank() - 1
            << " indices (the tile, then its first row), got "
            << getIndices().size();
+  if (frag.getLayout() == FragLayout::quad_spread)
+    return emitOpError("a quad_spread fragment is stored to global memory "
+                       "(tile.frag.store_global), not to a shared tile");
   int64_t cols = smem.getShape().back();
   if (frag.getShape()[1] != cols)
     return emitOpError("fragment has ")

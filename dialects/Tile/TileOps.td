@@ -723,12 +723,24 @@ def Tile_FragReduceOp : Tile_Op<"frag.reduce", [Pure]> {
     that threads of several warps share would need shared memory, which the
     op does not use: that is an error.
     `%s = tile.frag.reduce sum %x axis 1 : !tile.frag<64x256xf32, wgmma_acc> -> !tile.frag<64x256xf32, wgmma_acc, rows>`
+
+    `groups G` (G of 2, 4 or 8; a wgmma_acc fragment, axis 1) reduces each
+    row of each of G equal column groups on its own and gives the G x R
+    `quad_spread` fragment of the results (R the source's rows; element
+    (g, r) is group g of row r): instead of every lane of a quad ending with
+    every result of its rows, the butterfly hands half of the results to
+    each partner at each step (a select, a shuffle and an add per pair), so
+    each result ends in one thread and what follows (scales, masks, casts,
+    stores) runs on G / 2 registers per 64 rows instead of 2 G. The MQA
+    logits kernels reduce the heads of several queries at once so.
+    `%l = tile.frag.reduce sum %x axis 1 groups 2 : !tile.frag<64x16xf32, wgmma_acc> -> !tile.frag<2x64xf32, quad_spread>`
   }];
   let arguments = (ins Tile_FragReduceKind:$kind, Tile_AnyFrag:$source,
-                       I64Attr:$axis);
+                       I64Attr:$axis, DefaultValuedAttr<I64Attr, "1">:$groups);
   let results = (outs Tile_AnyFrag:$result);
   let assemblyFormat = [{
-    $kind $source `axis` $axis attr-dict `:` type($source) `->` type($result)
+    $kind $source `axis` $axis (`groups` $groups^)? attr-dict `:`
+    type($source) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -747,6 +759,28 @@ def Tile_FragSliceOp : Tile_Op<"frag.slice", [Pure]> {
   let results = (outs Tile_AnyFrag:$result);
   let assemblyFormat = [{
     $source `cols` $col attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_FragInsertOp : Tile_Op<"frag.insert",
+    [Pure, AllTypesMatch<["dest", "result"]>]> {
+  let summary = "a fragment with its columns [col, col + width) replaced";
+  let description = [{
+    The inverse of tile.frag.slice: `dest` with the registers that hold the
+    columns `col` to `col` plus the source's width taken from `source`; no
+    data moves. The source keeps the destination's rows, layout, broadcast
+    and element type, and the columns are whole register groups of every
+    thread, as for a slice. It gathers results computed one column slice
+    at a time into one fragment (the MQA kernels' per-query head sums,
+    reduced together by tile.frag.reduce with groups).
+    `%p1 = tile.frag.insert %part into %p0 cols 8 : !tile.frag<64x8xf32, wgmma_acc> into !tile.frag<64x16xf32, wgmma_acc>`
+  }];
+  let arguments = (ins Tile_AnyFrag:$source, Tile_AnyFrag:$dest, I64Attr:$col);
+  let results = (outs Tile_AnyFrag:$result);
+  let assemblyFormat = [{
+    $source `into` $dest `cols` $col attr-dict `:` type($source) `into`
+    type($dest)
   }];
   let hasVerifier = 1;
 }

@@ -64,6 +64,7 @@ llvm::ArrayRef<Builtin> tilec::frontend::getBuiltins() {
       {"fma", Kind::Expression, true, &Emitter::emitFma},
       {"select", Kind::Expression, true, &Emitter::emitSelect},
       {"sum", Kind::Expression, true, &Emitter::emitSum},
+      {"insert", Kind::Expression, true, &Emitter::emitInsert},
       // These fold when their arguments are constants, so params and kernel
       // headers may use them too.
       {"cast", Kind::Expression, false, &Emitter::emitCast},

@@ -268,11 +268,14 @@ Val Emitter::emitSelect(const CallExpr &call) {
 }
 
 Val Emitter::fragReduce(tile::FragReduceKind kind, const CallExpr &call,
-                        const Expr &x, const Expr &axis) {
+                        const Expr &x, const Expr &axis, const Expr *groups) {
   llvm::StringRef name = calleeName(call);
   Val source = eval(x);
   std::optional<int64_t> along = evalConstUnsigned(axis, "axis");
-  if (source.isError() || !along)
+  std::optional<int64_t> count = 1;
+  if (groups)
+    count = evalConstUnsigned(*groups, "groups");
+  if (source.isError() || !along || !count)
     return Val::error();
   auto frag = source.getValueType<tile::FragType>();
   if (!frag) {
@@ -280,11 +283,33 @@ Val Emitter::fragReduce(tile::FragReduceKind kind, const CallExpr &call,
                             describeVal(source));
     return Val::error();
   }
+  Location l = loc(call.getLoc());
+  if (groups) {
+    // sum(x, axis = 1, groups = G): G column groups of a wgmma_acc fragment,
+    // each reduced on its own, as a G x rows quad_spread fragment.
+    if (frag.getLayout() != tile::FragLayout::wgmma_acc || *along != 1 ||
+        frag.isBroadcast() || (*count != 2 && *count != 4 && *count != 8) ||
+        frag.getShape()[1] % (8 * *count) != 0) {
+      error(groups->getRange(),
+            "groups splits the columns of a full wgmma_acc fragment reduced "
+            "along axis 1 into 2, 4 or 8 groups of whole 8-column register "
+            "groups; got " +
+                llvm::Twine(*count) + " groups of " + describeVal(source) +
+                " along axis " + llvm::Twine(*along));
+      noteParamsIn(*groups);
+      return Val::error();
+    }
+    auto type = tile::FragType::get(&context, {*count, frag.getShape()[0]},
+                                    frag.getElementType(),
+                                    tile::FragLayout::quad_spread);
+    return Val::of(tile::FragReduceOp::create(builder, l, type, kind,
+                                              source.value, *along, *count));
+  }
   // The verifier checks the axis (and that the lines stay inside a warp).
   auto type = frag.withBroadcast(*along == 0 ? tile::FragBroadcast::cols
                                              : tile::FragBroadcast::rows);
-  return Val::of(tile::FragReduceOp::create(builder, loc(call.getLoc()), type,
-                                            kind, source.value, *along));
+  return Val::of(
+      tile::FragReduceOp::create(builder, l, type, kind, source.value, *along));
 }
 
 Val Emitter::emitFragSlice(const IndexExpr &expr, const Val &frag) {
@@ -329,7 +354,42 @@ Val Emitter::emitFragSlice(const IndexExpr &expr, const Val &frag) {
 
 Val Emitter::emitSum(const CallExpr &call) {
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, "sum", {{"x", true}, {"axis", true}}, args))
+  if (!bindArgs(call, "sum", {{"x", true}, {"axis", true}, {"groups", false}},
+                args))
     return Val::error();
-  return fragReduce(tile::FragReduceKind::sum, call, *args[0], *args[1]);
+  return fragReduce(tile::FragReduceKind::sum, call, *args[0], *args[1],
+                    args[2]);
+}
+
+Val Emitter::emitInsert(const CallExpr &call) {
+  SmallVector<const Expr *> args;
+  if (!bindArgs(call, "insert", {{"x", true}, {"part", true}, {"col", true}},
+                args))
+    return Val::error();
+  Val whole = eval(*args[0]), part = eval(*args[1]);
+  std::optional<int64_t> col =
+      evalConstUnsigned(*args[2], "the first column of an insert");
+  if (whole.isError() || part.isError() || !col)
+    return Val::error();
+  auto wholeType = whole.getValueType<tile::FragType>();
+  auto partType = part.getValueType<tile::FragType>();
+  if (!wholeType || !partType) {
+    error((wholeType ? args[1] : args[0])->getRange(),
+          "insert(x, part, col = c) puts the fragment part into columns c "
+          "onwards of the fragment x, got " +
+              describeVal(wholeType ? part : whole));
+    return Val::error();
+  }
+  if (partType.getShape()[1] + *col > wholeType.getShape()[1]) {
+    error(args[2]->getRange(), "columns " + llvm::Twine(*col) + " to " +
+                                   llvm::Twine(*col + partType.getShape()[1]) +
+                                   " are not a range inside the fragment's " +
+                                   llvm::Twine(wholeType.getShape()[1]) +
+                                   " columns");
+    return Val::error();
+  }
+  // The verifier checks the rest (the same rows, layout and element type;
+  // whole register groups), and its message points at the call.
+  return Val::of(tile::FragInsertOp::create(
+      builder, loc(call.getLoc()), wholeType, part.value, whole.value, *col));
 }

@@ -56,7 +56,8 @@ Val Emitter::minMax(bool isMax, Val lhs, Val rhs, llvm::SMRange range) {
 // Fragments and casts
 //===----------------------------------------------------------------------===//
 
-static const llvm::StringRef kFragLayouts[] = {"wgmma_acc", "row_per_thread"};
+static const llvm::StringRef kFragLayouts[] = {"wgmma_acc", "row_per_thread",
+                                               "quad_spread"};
 /// In FragBroadcast order after `none`.
 static const llvm::StringRef kFragBroadcasts[] = {"rows", "cols"};
 
@@ -116,6 +117,8 @@ Val Emitter::emitZeros(const CallExpr &call) {
       noteParamsIn(*shape->dims[1]);
       return Val::error();
     }
+  } else if (kind == tile::FragLayout::quad_spread) {
+    // The fragment type's verifier has the shape rule (below, at the call).
   } else if (rows != 128) {
     error(shape->dims[0]->getRange(),
           "a row_per_thread fragment has 128 rows (one per thread of the "

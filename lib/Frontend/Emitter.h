@@ -329,7 +329,7 @@ public:
   Val fragFma(Val a, Val b, Val c, llvm::SMRange range, llvm::StringRef what);
   /// `call` reduces `x` along `axis` (a constant).
   Val fragReduce(mlir::tile::FragReduceKind kind, const CallExpr &call,
-                 const Expr &x, const Expr &axis);
+                 const Expr &x, const Expr &axis, const Expr *groups = nullptr);
   /// An operand of fragment math as a value: a fragment as it is, a number
   /// as an f32 constant, an f32 value. Null (after a report naming `what`)
   /// for anything else.
@@ -456,8 +456,8 @@ public:
                       llvm::SmallVectorImpl<mlir::Value> &indices);
   /// store(X[i, j], x) of one i32, f32, f16 or bf16 element of a shared
   /// buffer or a global tensor (guarded there).
-  Val storeScalar(const CallExpr &call, const BufferRef &dst,
-                  const Val &value, const Expr &valueExpr);
+  Val storeScalar(const CallExpr &call, const BufferRef &dst, const Val &value,
+                  const Expr &valueExpr);
   /// `other = ...` of a load as a value of `elementType`.
   mlir::Value loadFill(const Expr &expr, mlir::Type elementType);
   /// One start per dimension of `ref`: the leading indices, then where the
@@ -672,6 +672,7 @@ private:
   Val emitFma(const CallExpr &call);
   Val emitSelect(const CallExpr &call);
   Val emitSum(const CallExpr &call);
+  Val emitInsert(const CallExpr &call);
 
 public:
   //===--------------------------------------------------------------------===//

@@ -44,6 +44,12 @@ uint32_t fragmentFullRegs(const FragmentShape &S) {
 TileCoord fragmentCoord(const FragmentShape &S, uint32_t T, uint32_t Reg) {
   if (S.Layout == FragmentLayout::RowPerThread)
     return TileCoord{T, Reg};
+  if (S.Layout == FragmentLayout::QuadSpread) {
+    uint32_t PerBlock = S.Rows / 2, Lane = T % kWarpThreads;
+    uint32_t Col = 64 * (Reg / PerBlock) + 16 * (T / kWarpThreads) + Lane / 4 +
+                   8 * (Lane % 2);
+    return TileCoord{(Lane % 4) / 2 * PerBlock + Reg % PerBlock, Col};
+  }
   // Each 64-row block holds Cols/2 registers in the accumulator's order.
   uint32_t BlockRegs = S.Cols / 2;
   TileCoord C = wgmmaAccumulatorCoord(T, Reg % BlockRegs);

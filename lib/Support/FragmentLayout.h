@@ -32,6 +32,13 @@ enum class FragmentLayout : uint8_t {
   WgmmaAccumulator,
   /// Thread t holds row t, every column (128 rows).
   RowPerThread,
+  /// What a grouped row reduction of a wgmma accumulator leaves: a G x N
+  /// tile (G groups, a power of two from 2 to 8; N a multiple of 64, the
+  /// accumulator's rows) whose elements each live in one thread. Thread t
+  /// holds, per 64-column block, column 16(t/32) + (t%32)/4 + 8(t%2) and
+  /// rows ((t%4)/2) * G/2 + r for r < G/2: the quad's 4 lanes split the
+  /// accumulator rows' group sums instead of all holding all of them.
+  QuadSpread,
 };
 
 /// What a fragment keeps of its full layout.
@@ -43,7 +50,8 @@ enum class FragmentBroadcast : uint8_t {
 
 /// The layout and the tile shape of a fragment. The fragment types' verifier
 /// checks the shape (wgmma_acc: Rows a multiple of 64, Cols of 8; row per
-/// thread: 128 rows); the functions below assume it.
+/// thread: 128 rows; quad spread: Rows 2, 4 or 8, Cols a multiple of 64);
+/// the functions below assume it.
 struct FragmentShape {
   FragmentLayout Layout = FragmentLayout::WgmmaAccumulator;
   uint32_t Rows = 0;

@@ -186,3 +186,131 @@ tile.kernel @aligned_indices() attributes {target = #tile.target<sm_90a>, warpgr
   %c = tile.frag.index {align = 8 : i64} : !tile.frag<64x16xf32, wgmma_acc, cols>
   %r = tile.frag.index {align = 8 : i64} : !tile.frag<64x16xf32, wgmma_acc, rows>
 }
+
+// -----
+
+// groups 2 on a 64x16 accumulator: per (row bit, group) a thread adds its
+// pair (registers 0, 1: row r, group 0; 4, 5: row r, group 1; 2, 3 and 6, 7
+// row r + 8), then the quad halves the list twice. Lane bit 0 keeps the row
+// r + 8 values (select) and sends the row r ones (the opposite select) to
+// lane ^ 1, which adds them: 2 shuffles with mask 1; then lane bit 1 keeps
+// group 1 and trades group 0 with lane ^ 2: 1 shuffle with mask 2. Each
+// thread ends with one value, (group ((lane >> 1) & 1), row 16 warp +
+// lane / 4 + 8 (lane & 1)) of the 2x64 quad_spread result.
+// CHECK-LABEL: llvm.func @grouped_sum_2(
+// CHECK: scf.for {{.*}} iter_args(%[[A0:[a-z0-9]+]] = %{{.*}}, %[[A1:[a-z0-9]+]] = %{{.*}}, %[[A2:[a-z0-9]+]] = %{{.*}}, %[[A3:[a-z0-9]+]] = %{{.*}}, %[[A4:[a-z0-9]+]] = %{{.*}}, %[[A5:[a-z0-9]+]] = %{{.*}}, %[[A6:[a-z0-9]+]] = %{{.*}}, %[[A7:[a-z0-9]+]] = %{{.*}}, %{{[a-z0-9]+}} = %{{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c31_i32 : i32
+// CHECK: %[[ALL:.*]] = arith.constant -1 : i32
+// CHECK: %[[CLAMP:.*]] = arith.constant 31 : i32
+// CHECK: %[[R0G0:.*]] = arith.addf %[[A0]], %[[A1]] : f32
+// CHECK: %[[R0G1:.*]] = arith.addf %[[A4]], %[[A5]] : f32
+// CHECK: %[[R8G0:.*]] = arith.addf %[[A2]], %[[A3]] : f32
+// CHECK: %[[R8G1:.*]] = arith.addf %[[A6]], %[[A7]] : f32
+// CHECK: %[[BIT0:.*]] = arith.andi %[[LANE]], %{{.*}} : i32
+// CHECK: %[[UP0:.*]] = arith.cmpi ne, %[[BIT0]], %{{.*}} : i32
+// CHECK: %[[K0:.*]] = arith.select %[[UP0]], %[[R8G0]], %[[R0G0]] : f32
+// CHECK: %[[S0:.*]] = arith.select %[[UP0]], %[[R0G0]], %[[R8G0]] : f32
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: %[[X0:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[S0]], %[[ONE]], %[[CLAMP]] : f32 -> f32
+// CHECK: %[[G0:.*]] = arith.addf %[[K0]], %[[X0]] : f32
+// CHECK: %[[K1:.*]] = arith.select %[[UP0]], %[[R8G1]], %[[R0G1]] : f32
+// CHECK: %[[S1:.*]] = arith.select %[[UP0]], %[[R0G1]], %[[R8G1]] : f32
+// CHECK: %[[X1:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[S1]], %{{.*}}, %[[CLAMP]] : f32 -> f32
+// CHECK: %[[G1:.*]] = arith.addf %[[K1]], %[[X1]] : f32
+// CHECK: %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK: %[[BIT1:.*]] = arith.andi %[[LANE]], %[[TWO]] : i32
+// CHECK: %[[UP1:.*]] = arith.cmpi ne, %[[BIT1]], %{{.*}} : i32
+// CHECK: %[[K2:.*]] = arith.select %[[UP1]], %[[G1]], %[[G0]] : f32
+// CHECK: %[[S2:.*]] = arith.select %[[UP1]], %[[G0]], %[[G1]] : f32
+// CHECK: %[[TWO2:.*]] = arith.constant 2 : i32
+// CHECK: %[[X2:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[S2]], %[[TWO2]], %[[CLAMP]] : f32 -> f32
+// CHECK: %[[L:.*]] = arith.addf %[[K2]], %[[X2]] : f32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: scf.yield %[[A0]], %[[A1]], %[[A2]], %[[A3]], %[[A4]], %[[A5]], %[[A6]], %[[A7]], %[[L]] :
+tile.kernel @grouped_sum_2(%n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = tile.frag.zero : !tile.frag<64x16xf32, wgmma_acc>
+  %zl = tile.frag.zero : !tile.frag<2x64xf32, quad_spread>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z, %l = %zl) -> (!tile.frag<64x16xf32, wgmma_acc>, !tile.frag<2x64xf32, quad_spread>) : i32 {
+    %s = tile.frag.reduce sum %a axis 1 groups 2 : !tile.frag<64x16xf32, wgmma_acc> -> !tile.frag<2x64xf32, quad_spread>
+    scf.yield %a, %s : !tile.frag<64x16xf32, wgmma_acc>, !tile.frag<2x64xf32, quad_spread>
+  }
+}
+
+// -----
+
+// groups 4 on 64x32: 8 partial sums per thread, 4 shuffles with mask 1 and
+// 2 with mask 2 (four row sums of its 8-column slices take 16 and leave
+// every lane of the quad with all 8 results); the thread keeps groups
+// 2 ((lane >> 1) & 1) and 2 ((lane >> 1) & 1) + 1.
+// CHECK-LABEL: llvm.func @grouped_sum_4(
+// CHECK: scf.for
+// CHECK-COUNT-4: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c1_i32_{{[0-9]+}}, %{{.*}} : f32 -> f32
+// CHECK: %[[X0:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c2_i32_{{[0-9]+}}, %{{.*}} : f32 -> f32
+// CHECK-NEXT: %[[L0:.*]] = arith.addf %{{.*}}, %[[X0]] : f32
+// CHECK: %[[X1:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c2_i32_{{[0-9]+}}, %{{.*}} : f32 -> f32
+// CHECK-NEXT: %[[L1:.*]] = arith.addf %{{.*}}, %[[X1]] : f32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: scf.yield {{.*}}, %[[L0]], %[[L1]] : f32
+tile.kernel @grouped_sum_4(%n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = tile.frag.zero : !tile.frag<64x32xf32, wgmma_acc>
+  %zl = tile.frag.zero : !tile.frag<4x64xf32, quad_spread>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z, %l = %zl) -> (!tile.frag<64x32xf32, wgmma_acc>, !tile.frag<4x64xf32, quad_spread>) : i32 {
+    %s = tile.frag.reduce sum %a axis 1 groups 4 : !tile.frag<64x32xf32, wgmma_acc> -> !tile.frag<4x64xf32, quad_spread>
+    scf.yield %a, %s : !tile.frag<64x32xf32, wgmma_acc>, !tile.frag<4x64xf32, quad_spread>
+  }
+}
+
+// -----
+
+// tile.frag.insert is a choice of registers: columns 8 to 15 of a 64x16
+// accumulator are its registers 4 to 7, which the part's 4 replace; no
+// instruction.
+// CHECK-LABEL: llvm.func @insert(
+// CHECK: scf.for {{.*}} iter_args(%[[W0:[a-z0-9]+]] = %{{.*}}, %[[W1:[a-z0-9]+]] = %{{.*}}, %[[W2:[a-z0-9]+]] = %{{.*}}, %[[W3:[a-z0-9]+]] = %{{.*}}, %{{[a-z0-9]+}} = %{{.*}}, %{{[a-z0-9]+}} = %{{.*}}, %{{[a-z0-9]+}} = %{{.*}}, %{{[a-z0-9]+}} = %{{.*}}, %[[P0:[a-z0-9]+]] = %{{.*}}, %[[P1:[a-z0-9]+]] = %{{.*}}, %[[P2:[a-z0-9]+]] = %{{.*}}, %[[P3:[a-z0-9]+]] = %{{.*}})
+// CHECK-NEXT: scf.yield %[[W0]], %[[W1]], %[[W2]], %[[W3]], %[[P0]], %[[P1]], %[[P2]], %[[P3]], %[[P0]], %[[P1]], %[[P2]], %[[P3]] :
+tile.kernel @insert(%n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = tile.frag.zero : !tile.frag<64x16xf32, wgmma_acc>
+  %zp = tile.frag.zero : !tile.frag<64x8xf32, wgmma_acc>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%w = %z, %p = %zp) -> (!tile.frag<64x16xf32, wgmma_acc>, !tile.frag<64x8xf32, wgmma_acc>) : i32 {
+    %x = tile.frag.insert %p into %w cols 8 : !tile.frag<64x8xf32, wgmma_acc> into !tile.frag<64x16xf32, wgmma_acc>
+    scf.yield %x, %p : !tile.frag<64x16xf32, wgmma_acc>, !tile.frag<64x8xf32, wgmma_acc>
+  }
+}
+
+// -----
+
+// quad_spread indices: rows ((lane >> 1) & 1) * 2 + {0, 1} (4 rows: two
+// per thread), columns 16 warp + lane / 4 + 8 (lane & 1) + {0, 64}.
+// CHECK-LABEL: llvm.func @quad_spread_indices(
+// CHECK: %[[WARP:.*]] = arith.shrui %[[T:.*]], %c5_i32 : i32
+// CHECK: %[[LANE:.*]] = arith.andi %[[T]], %c31_i32 : i32
+// CHECK: %[[QUAD:.*]] = arith.shrui %[[LANE]], %c2_i32 : i32
+// CHECK: %[[W16:.*]] = arith.muli %[[WARP]], %c16_i32 : i32
+// CHECK: %[[QROW:.*]] = arith.addi %[[W16]], %[[QUAD]] : i32
+// CHECK: %[[ODD:.*]] = arith.andi %[[LANE]], %c1_i32 : i32
+// CHECK: %[[ODD8:.*]] = arith.muli %[[ODD]], %c8_i32 : i32
+// CHECK: arith.addi %[[QROW]], %[[ODD8]] : i32
+// CHECK: %[[LANE2:.*]] = arith.shrui %[[LANE]], %{{.*}} : i32
+// CHECK: %[[HALF:.*]] = arith.andi %[[LANE2]], %{{.*}} : i32
+// CHECK: %[[ROW:.*]] = arith.muli %[[HALF]], %{{.*}} : i32
+// CHECK: %[[ROW0:.*]] = arith.addi %[[ROW]], %c0_i32 : i32
+// CHECK: arith.uitofp %[[ROW0]] : i32 to f32
+// CHECK: %[[ROW1:.*]] = arith.addi %[[ROW]], %{{.*}} : i32
+// CHECK: arith.uitofp %[[ROW1]] : i32 to f32
+// CHECK: %[[ODD8B:.*]] = arith.muli %{{.*}}, %c8_i32_{{[0-9]+}} : i32
+// CHECK: %[[COL:.*]] = arith.addi %{{.*}}, %[[ODD8B]] : i32
+// CHECK: %[[COL0:.*]] = arith.addi %[[COL]], %c0_i32_{{[0-9]+}} : i32
+// CHECK: arith.uitofp %[[COL0]] : i32 to f32
+// CHECK: %[[C64:.*]] = arith.constant 64 : i32
+// CHECK: %[[COL64:.*]] = arith.addi %[[COL]], %[[C64]] : i32
+// CHECK: arith.uitofp %[[COL64]] : i32 to f32
+tile.kernel @quad_spread_indices() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %r = tile.frag.index : !tile.frag<4x128xf32, quad_spread, rows>
+  %c = tile.frag.index : !tile.frag<4x128xf32, quad_spread, cols>
+}

@@ -209,3 +209,49 @@ tile.kernel @global_store(%T: !tile.global<?xi32>) attributes {target = #tile.ta
   %v = arith.constant 3 : i32
   tile.store %v, %T[%c7] : i32, !tile.global<?xi32>
 }
+
+// -----
+
+// A quad_spread fragment (4 x 128: per 64 columns, 2 rows per thread) in
+// and out of global memory, one element per access. Thread t's first row
+// is ((lane >> 1) & 1) * 4 / 2 and its column 16 warp + lane / 4 + 8 (lane
+// & 1); its registers are rows +0, +1 of that column, then of column + 64.
+// CHECK-LABEL: llvm.func @quad_spread_global(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: !llvm.ptr<1>, %[[L:[a-z0-9]+]]: !llvm.ptr<1>, %{{[a-z0-9]+}}: i32, %{{[a-z0-9]+}}: i32, %[[ROWS:[a-z0-9]+]]: i32, %[[COLS:[a-z0-9]+]]: i32, %{{[a-z0-9]+}}: i64, %[[STRIDE:[a-z0-9]+]]: i64, %[[M:[a-z0-9]+]]: i32, %[[N:[a-z0-9]+]]: i32)
+// CHECK-COUNT-4: llvm.load %{{.*}} invariant {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK: %[[T:.*]] = arith.andi %{{.*}}, %c127_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[WARP:.*]] = arith.shrui %[[T]], %c5_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[LANE:.*]] = arith.andi %[[T]], %c31_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[QUAD:.*]] = arith.shrui %[[LANE]], %c2_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[W16:.*]] = arith.muli %[[WARP]], %c16_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[QROW:.*]] = arith.addi %[[W16]], %[[QUAD]] : i32
+// CHECK: %[[ODD:.*]] = arith.andi %[[LANE]], %c1_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[ODD8:.*]] = arith.muli %[[ODD]], %c8_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[COL:.*]] = arith.addi %[[QROW]], %[[ODD8]] : i32
+// CHECK: %[[LANE2:.*]] = arith.shrui %[[LANE]], %c1_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[HALF:.*]] = arith.andi %[[LANE2]], %c1_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[ROW:.*]] = arith.muli %[[HALF]], %c2_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[C:.*]] = arith.addi %[[N]], %[[COL]] : i32
+// CHECK: %[[C64:.*]] = arith.extsi %[[C]] : i32 to i64
+// CHECK: %[[R0:.*]] = arith.addi %[[ROW]], %c0_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[M0:.*]] = arith.addi %[[M]], %[[R0]] : i32
+// CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[M0]], %[[ROWS]] : i32
+// CHECK: %[[M064:.*]] = arith.extsi %[[M0]] : i32 to i64
+// CHECK: %[[OFF0:.*]] = arith.muli %[[M064]], %[[STRIDE]] : i64
+// CHECK: %[[A0:.*]] = arith.addi %[[OFF0]], %[[C64]] : i64
+// CHECK: %[[CIN:.*]] = arith.cmpi ult, %[[C]], %[[COLS]] : i32
+// CHECK: %[[OK0:.*]] = arith.andi %[[IN0]], %[[CIN]] : i1
+// CHECK: %[[P0:.*]] = llvm.getelementptr %[[L]][%[[A0]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: %[[R1:.*]] = arith.addi %[[ROW]], %c1_i32{{(_[0-9]+)?}} : i32
+// CHECK: arith.addi %[[M]], %[[R1]] : i32
+// CHECK: %[[C64B:.*]] = arith.addi %[[C64]], %c64_i64{{(_[0-9]+)?}} : i64
+// CHECK: %[[CB:.*]] = arith.addi %[[C]], %c64_i32{{(_[0-9]+)?}} : i32
+// CHECK: %[[A2:.*]] = arith.addi %[[OFF0]], %[[C64B]] : i64
+// CHECK: arith.cmpi ult, %[[CB]], %[[COLS]] : i32
+// CHECK: "@$0 st.global.b32 [$1], $2;", "b,l,r" %[[OK0]], %[[P0]], %{{.*}} : (i1, !llvm.ptr<1>, i32) -> ()
+// CHECK-COUNT-3: "@$0 st.global.b32 [$1], $2;"
+// CHECK-NOT: st.global
+tile.kernel @quad_spread_global(%X: !tile.global<?x?xf32>, %L: !tile.global<?x?xf32>, %m: i32, %n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %x = tile.frag.load %X[%m, %n] : !tile.global<?x?xf32> -> !tile.frag<4x128xf32, quad_spread>
+  tile.frag.store_global %x, %L[%m, %n] : !tile.frag<4x128xf32, quad_spread>, !tile.global<?x?xf32>
+}

@@ -1048,6 +1048,49 @@ tile.kernel @frag_reduce_result() attributes {target = #tile.target<sm_90a>, war
 
 // -----
 
+// A grouped reduction splits the columns into 2, 4 or 8 groups.
+tile.kernel @frag_reduce_groups_count() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x48xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.reduce' op groups is 1, 2, 4 or 8, got 3}}
+  %r = tile.frag.reduce sum %z axis 1 groups 3 : !tile.frag<64x48xf32, wgmma_acc> -> !tile.frag<2x64xf32, quad_spread>
+}
+
+// -----
+
+// The quad_spread map follows the accumulator's quads: no other layout.
+tile.kernel @frag_reduce_groups_layout() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<128x64xf32, row_per_thread>
+  // expected-error @below {{'tile.frag.reduce' op a grouped reduction runs along the rows (axis 1) of a wgmma_acc fragment, got '!tile.frag<128x64xf32, row_per_thread>' along axis 1}}
+  %r = tile.frag.reduce sum %z axis 1 groups 2 : !tile.frag<128x64xf32, row_per_thread> -> !tile.frag<2x128xf32, quad_spread>
+}
+
+// -----
+
+tile.kernel @frag_reduce_groups_axis() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.reduce' op a grouped reduction runs along the rows (axis 1) of a wgmma_acc fragment, got '!tile.frag<64x64xf32, wgmma_acc>' along axis 0}}
+  %r = tile.frag.reduce sum %z axis 0 groups 2 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<2x64xf32, quad_spread>
+}
+
+// -----
+
+// Each group is whole 8-column groups, so its registers are the thread's.
+tile.kernel @frag_reduce_groups_split() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x24xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.reduce' op the 24 columns do not split into 2 groups of whole 8-column register groups}}
+  %r = tile.frag.reduce sum %z axis 1 groups 2 : !tile.frag<64x24xf32, wgmma_acc> -> !tile.frag<2x64xf32, quad_spread>
+}
+
+// -----
+
+tile.kernel @frag_reduce_groups_result() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<128x32xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.reduce' op result must be '!tile.frag<4x128xf32, quad_spread>', got '!tile.frag<4x64xf32, quad_spread>'}}
+  %r = tile.frag.reduce sum %z axis 1 groups 4 : !tile.frag<128x32xf32, wgmma_acc> -> !tile.frag<4x64xf32, quad_spread>
+}
+
+// -----
+
 // fp8 is written, not read: no cast from e4m3.
 tile.kernel @frag_cast_pair() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   %z = tile.frag.zero : !tile.frag<64x64xf8E4M3FN, wgmma_acc>
@@ -1130,6 +1173,17 @@ tile.kernel @frag_store_narrow_rows() attributes {target = #tile.target<sm_90a>,
   %c0 = arith.constant 0 : i32
   // expected-error @below {{'tile.frag.store' op destination: tile rows of 8 bytes (8 elements of 1 bytes) are not a multiple of 16 bytes}}
   tile.frag.store %z, %d[%c0] : !tile.frag<64x8xf8E4M3FN, wgmma_acc>, !tile.smem<64x8xf8E4M3FN, none>
+}
+
+// -----
+
+// Each thread holds scattered single elements: no 16-byte row chunks.
+tile.kernel @frag_store_quad_spread() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %d = tile.smem_alloc : !tile.smem<2x64xf32, none>
+  %z = tile.frag.zero : !tile.frag<2x64xf32, quad_spread>
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.frag.store' op a quad_spread fragment is stored to global memory (tile.frag.store_global), not to a shared tile}}
+  tile.frag.store %z, %d[%c0] : !tile.frag<2x64xf32, quad_spread>, !tile.smem<2x64xf32, none>
 }
 
 // -----
@@ -1284,6 +1338,16 @@ tile.kernel @sched_results() attributes {target = #tile.target<sm_90a>, warpgrou
 
 // expected-error @below {{a row_per_thread fragment has 128 rows (one per thread of the warpgroup), got 64}}
 "test.frag"() : () -> !tile.frag<64x64xf32, row_per_thread>
+
+// -----
+
+// expected-error @below {{a quad_spread fragment has 2, 4 or 8 rows (the groups of a grouped reduction), got 16}}
+"test.frag"() : () -> !tile.frag<16x64xf32, quad_spread>
+
+// -----
+
+// expected-error @below {{a quad_spread fragment has a multiple of 64 columns (the reduced fragment's rows), got 96}}
+"test.frag"() : () -> !tile.frag<2x96xf32, quad_spread>
 
 // -----
 
@@ -1741,6 +1805,34 @@ tile.kernel @frag_slice_type(%x: f32) attributes {target = #tile.target<sm_90a>,
   %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
   // expected-error @below {{'tile.frag.slice' op result must keep the source's rows, layout, broadcast and element type ('!tile.frag<64x64xf32, wgmma_acc>'), got '!tile.frag<64x32xf32, wgmma_acc, rows>'}}
   %s = tile.frag.slice %z cols 0 : !tile.frag<64x64xf32, wgmma_acc> -> !tile.frag<64x32xf32, wgmma_acc, rows>
+}
+
+// -----
+
+// tile.frag.insert shares tile.frag.slice's rules, for the inserted part.
+tile.kernel @frag_insert_type() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %p = tile.frag.zero : !tile.frag<64x8xf32, wgmma_acc, cols>
+  // expected-error @below {{'tile.frag.insert' op inserted fragment must keep the destination's rows, layout, broadcast and element type ('!tile.frag<64x64xf32, wgmma_acc>'), got '!tile.frag<64x8xf32, wgmma_acc, cols>'}}
+  %r = tile.frag.insert %p into %z cols 0 : !tile.frag<64x8xf32, wgmma_acc, cols> into !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @frag_insert_outside() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %p = tile.frag.zero : !tile.frag<64x16xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.insert' op columns [56, 72) are outside the destination's 64 columns}}
+  %r = tile.frag.insert %p into %z cols 56 : !tile.frag<64x16xf32, wgmma_acc> into !tile.frag<64x64xf32, wgmma_acc>
+}
+
+// -----
+
+tile.kernel @frag_insert_cut() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %z = tile.frag.zero : !tile.frag<64x64xf32, wgmma_acc>
+  %p = tile.frag.zero : !tile.frag<64x8xf32, wgmma_acc>
+  // expected-error @below {{'tile.frag.insert' op columns [4, 12) of a wgmma_acc fragment are not whole register groups of every thread (wgmma_acc slices start and end on a multiple of 8)}}
+  %r = tile.frag.insert %p into %z cols 4 : !tile.frag<64x8xf32, wgmma_acc> into !tile.frag<64x64xf32, wgmma_acc>
 }
 
 // -----

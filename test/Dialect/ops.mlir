@@ -257,6 +257,37 @@ tile.kernel @fragment_math(%alpha: f32) attributes {target = #tile.target<sm_90a
   %q2 = tile.frag.cast %o : !tile.frag<64x128xf32, wgmma_acc> -> !tile.frag<64x128xf8E5M2, wgmma_acc>
 }
 
+// Grouped reductions: per-slice partial sums gathered with tile.frag.insert,
+// reduced together into a quad_spread fragment (one value per thread per
+// 64 accumulator rows), its row and column indices, and its global store.
+// CHECK-LABEL: tile.kernel @grouped_reduction
+tile.kernel @grouped_reduction(%L: !tile.global<?x?xf32>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %part = tile.frag.zero : !tile.frag<64x8xf32, wgmma_acc>
+  // CHECK: tile.frag.undef : !tile.frag<64x16xf32, wgmma_acc>
+  %u = tile.frag.undef : !tile.frag<64x16xf32, wgmma_acc>
+  // CHECK: tile.frag.insert %{{.*}} into %{{.*}} cols 0 : !tile.frag<64x8xf32, wgmma_acc> into !tile.frag<64x16xf32, wgmma_acc>
+  %p0 = tile.frag.insert %part into %u cols 0 : !tile.frag<64x8xf32, wgmma_acc> into !tile.frag<64x16xf32, wgmma_acc>
+  // CHECK: tile.frag.insert %{{.*}} into %{{.*}} cols 8 : !tile.frag<64x8xf32, wgmma_acc> into !tile.frag<64x16xf32, wgmma_acc>
+  %p1 = tile.frag.insert %part into %p0 cols 8 : !tile.frag<64x8xf32, wgmma_acc> into !tile.frag<64x16xf32, wgmma_acc>
+  // CHECK: tile.frag.reduce sum %{{.*}} axis 1 groups 2 : !tile.frag<64x16xf32, wgmma_acc> -> !tile.frag<2x64xf32, quad_spread>
+  %l = tile.frag.reduce sum %p1 axis 1 groups 2 : !tile.frag<64x16xf32, wgmma_acc> -> !tile.frag<2x64xf32, quad_spread>
+  // CHECK: tile.frag.reduce max %{{.*}} axis 1 groups 8 : !tile.frag<128x64xf32, wgmma_acc> -> !tile.frag<8x128xf32, quad_spread>
+  %big = tile.frag.zero : !tile.frag<128x64xf32, wgmma_acc>
+  %m = tile.frag.reduce max %big axis 1 groups 8 : !tile.frag<128x64xf32, wgmma_acc> -> !tile.frag<8x128xf32, quad_spread>
+  // groups 1 (the default) is not printed.
+  // CHECK: tile.frag.reduce sum %{{.*}} axis 1 : !tile.frag<64x16xf32, wgmma_acc> -> !tile.frag<64x16xf32, wgmma_acc, rows>
+  %s = tile.frag.reduce sum %p1 axis 1 groups 1 : !tile.frag<64x16xf32, wgmma_acc> -> !tile.frag<64x16xf32, wgmma_acc, rows>
+  // CHECK: tile.frag.index : !tile.frag<2x64xf32, quad_spread, rows>
+  %q = tile.frag.index : !tile.frag<2x64xf32, quad_spread, rows>
+  // CHECK: tile.frag.index : !tile.frag<2x64xf32, quad_spread, cols>
+  %k = tile.frag.index : !tile.frag<2x64xf32, quad_spread, cols>
+  // CHECK: tile.frag.binary add %{{.*}}, %{{.*}} : !tile.frag<2x64xf32, quad_spread>, !tile.frag<2x64xf32, quad_spread, cols> -> !tile.frag<2x64xf32, quad_spread>
+  %y = tile.frag.binary add %l, %k : !tile.frag<2x64xf32, quad_spread>, !tile.frag<2x64xf32, quad_spread, cols> -> !tile.frag<2x64xf32, quad_spread>
+  // CHECK: tile.frag.store_global %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : !tile.frag<2x64xf32, quad_spread>, !tile.global<?x?xf32>
+  tile.frag.store_global %y, %L[%c0, %c0] : !tile.frag<2x64xf32, quad_spread>, !tile.global<?x?xf32>
+}
+
 // Loads into registers, guarded stores and copies of rank-1 tensors.
 // CHECK-LABEL: tile.kernel @loads
 tile.kernel @loads(%grp: !tile.global<?xi32>, %R: !tile.global<?x?xbf16>,

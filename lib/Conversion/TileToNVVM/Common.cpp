@@ -96,17 +96,28 @@ Value numCtas(OpBuilder &b, Location loc) {
 }
 
 std::pair<Value, Value> fragmentThreadCoord(OpBuilder &b, Location loc,
-                                            FragLayout layout, Value tid) {
-  if (layout == FragLayout::row_per_thread)
+                                            FragType frag, Value tid) {
+  if (frag.getLayout() == FragLayout::row_per_thread)
     return {tid, i32Const(b, loc, 0)};
   Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
   Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
-  Value row = arith::AddIOp::create(
+  Value quadRow = arith::AddIOp::create(
       b, loc, mulConst(b, loc, warp, 16),
       arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 2)));
+  if (frag.getLayout() == FragLayout::quad_spread) {
+    // Lane bit 0 picks the accumulator row (+8), bit 1 the half of the groups.
+    Value col = arith::AddIOp::create(
+        b, loc, quadRow,
+        mulConst(b, loc,
+                 arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 1)), 8));
+    Value half = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, lane, i32Const(b, loc, 1)),
+        i32Const(b, loc, 1));
+    return {mulConst(b, loc, half, frag.getShape()[0] / 2), col};
+  }
   Value col = mulConst(
       b, loc, arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 3)), 2);
-  return {row, col};
+  return {quadRow, col};
 }
 
 Value tileOffset(OpBuilder &b, Location loc, SmemType type,

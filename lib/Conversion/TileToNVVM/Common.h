@@ -151,12 +151,13 @@ Value threadIdx(OpBuilder &b, Location loc);
 /// The CTAs of the grid: nctaid.x * nctaid.y * nctaid.z.
 Value numCtas(OpBuilder &b, Location loc);
 /// The (row, column) of the first element thread `tid` (0-127 in its
-/// warpgroup) holds in a fragment of `layout`, relative to thread 0's:
+/// warpgroup) holds in a fragment of type `frag`, relative to thread 0's:
 /// wgmma_acc (16 warp + lane / 4, 2 (lane % 4)), as wgmmaAccumulatorCoord
-/// says; row_per_thread (tid, 0). Every other element of the thread is at a
-/// constant offset from it (FragmentLayoutTest checks that).
+/// says; row_per_thread (tid, 0); quad_spread ((lane % 4) / 2 * rows / 2,
+/// 16 warp + lane / 4 + 8 (lane % 2)). Every other element of the thread is
+/// at a constant offset from it (FragmentLayoutTest checks that).
 std::pair<Value, Value> fragmentThreadCoord(OpBuilder &b, Location loc,
-                                            FragLayout layout, Value tid);
+                                            FragType frag, Value tid);
 
 /// The byte offset of the tile selected by `leading` indices in `type`, or
 /// null when there are none.

@@ -161,6 +161,79 @@ Value combine(OpBuilder &b, Location loc, FragReduceKind kind, Value x,
   llvm_unreachable("unknown reduction");
 }
 
+/// A pairwise tree over `values`, so the dependency chain is log2 of their
+/// number long.
+Value reduceTree(OpBuilder &b, Location loc, FragReduceKind kind,
+                 SmallVector<Value> values) {
+  while (values.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < values.size(); i += 2)
+      next.push_back(combine(b, loc, kind, values[i], values[i + 1]));
+    if (values.size() % 2)
+      next.push_back(values.back());
+    values = std::move(next);
+  }
+  return values.front();
+}
+
+/// `groups G` on a wgmma_acc fragment: per 64-row block, the thread's
+/// registers of each (row r or r + 8, group) reduced by a tree, then 2 G
+/// values spread over the quad in two halving steps: at the step of lane bit
+/// `s`, a lane keeps the half of its list whose index has that bit set as
+/// its own lane bit and sends the other half to its partner (lane ^ 2^s),
+/// which adds it to the same elements: one select of what to keep, one of
+/// what to send, a shuffle and a combine per pair. The list's index is
+/// (row bit, group), so lane bit 0 ends with the row and lane bit 1 with
+/// the half of the groups, the quad_spread map.
+SmallVector<Value> reduceGroupsAcrossQuad(OpBuilder &b, Location loc,
+                                          FragReduceKind kind, FragType source,
+                                          int64_t groups, ValueRange regs) {
+  tilec::FragmentShape shape = source.getSupportShape();
+  int64_t groupCols = source.getShape()[1] / groups;
+  int64_t blocks = source.getShape()[0] / 64;
+  // Thread 0's (block, row bit, group) of each register; every thread's
+  // registers follow the same pattern.
+  SmallVector<SmallVector<Value>> lists(blocks * 2 * groups);
+  for (auto [reg, value] : llvm::enumerate(regs)) {
+    tilec::TileCoord c =
+        tilec::fragmentCoord(shape, 0, static_cast<uint32_t>(reg));
+    int64_t index = (c.Row / 64) * 2 * groups + (c.Row % 16) / 8 * groups +
+                    c.Col / groupCols;
+    lists[index].push_back(value);
+  }
+  Value lane =
+      arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 31));
+  Value everyLane = i32Const(b, loc, -1);
+  Value clamp = i32Const(b, loc, 31);
+  SmallVector<Value> result;
+  for (int64_t block = 0; block < blocks; ++block) {
+    SmallVector<Value> list;
+    for (int64_t i = 0; i < 2 * groups; ++i)
+      list.push_back(reduceTree(b, loc, kind, lists[block * 2 * groups + i]));
+    for (int64_t bit = 0; bit < 2; ++bit) {
+      Value upper = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(b, loc, lane, i32Const(b, loc, 1 << bit)),
+          i32Const(b, loc, 0));
+      size_t half = list.size() / 2;
+      SmallVector<Value> next;
+      for (size_t i = 0; i < half; ++i) {
+        Value keep =
+            arith::SelectOp::create(b, loc, upper, list[half + i], list[i]);
+        Value send =
+            arith::SelectOp::create(b, loc, upper, list[i], list[half + i]);
+        Value other = NVVM::ShflOp::create(
+            b, loc, b.getF32Type(), everyLane, send, i32Const(b, loc, 1 << bit),
+            clamp, NVVM::ShflKind::bfly, UnitAttr());
+        next.push_back(combine(b, loc, kind, keep, other));
+      }
+      list = std::move(next);
+    }
+    result.append(list.begin(), list.end());
+  }
+  return result;
+}
+
 /// Within the thread, a pairwise tree over the registers of each row
 /// (column), so the dependency chain is log2 of their number long; then a
 /// butterfly over the lanes that hold the same rows, each step a
@@ -172,6 +245,13 @@ LogicalResult lowerFragReduce(FragReduceOp op,
   OpBuilder &b = rewriter;
   auto source = cast<FragType>(op.getSource().getType());
   auto result = cast<FragType>(op.getType());
+  if (op.getGroups() != 1) {
+    replaceWithFragment(rewriter, op,
+                        reduceGroupsAcrossQuad(b, loc, op.getKind(), source,
+                                               op.getGroups(),
+                                               adaptor.getSource()));
+    return success();
+  }
   tilec::FragmentShape shape = source.getSupportShape();
   tilec::FragmentBroadcast lines = result.getSupportBroadcast();
   tilec::LineSharing sharing = tilec::fragmentLineSharing(shape, lines);
@@ -183,17 +263,8 @@ LogicalResult lowerFragReduce(FragReduceOp op,
     groups[map.SlotOfReg[reg]].push_back(value);
   FragReduceKind kind = op.getKind();
   SmallVector<Value> partial;
-  for (SmallVector<Value> &group : groups) {
-    while (group.size() > 1) {
-      SmallVector<Value> next;
-      for (size_t i = 0; i + 1 < group.size(); i += 2)
-        next.push_back(combine(b, loc, kind, group[i], group[i + 1]));
-      if (group.size() % 2)
-        next.push_back(group.back());
-      group = std::move(next);
-    }
-    partial.push_back(group.front());
-  }
+  for (SmallVector<Value> &group : groups)
+    partial.push_back(reduceTree(b, loc, kind, group));
   if (!sharing.LaneMasks.empty()) {
     Value everyLane = i32Const(b, loc, -1);
     Value clamp = i32Const(b, loc, 31);

@@ -39,8 +39,7 @@ LogicalResult lowerFragIndex(FragIndexOp op, FragIndexOp::Adaptor,
   const int64_t align = op.getAlign();
   Value tid =
       arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127));
-  auto [rowOffset, colOffset] =
-      fragmentThreadCoord(b, loc, frag.getLayout(), tid);
+  auto [rowOffset, colOffset] = fragmentThreadCoord(b, loc, frag, tid);
   bool rows = frag.getBroadcast() == FragBroadcast::rows;
   tilec::FragmentShape shape = frag.getSupportShape();
   tilec::FragmentBroadcast broadcast = frag.getSupportBroadcast();
@@ -138,6 +137,22 @@ LogicalResult lowerFragSlice(FragSliceOp op, OneToNAdaptor<FragSliceOp> adaptor,
   SmallVector<Value> values;
   for (uint32_t reg : regs)
     values.push_back(adaptor.getSource()[reg]);
+  replaceWithFragment(rewriter, op, values);
+  return success();
+}
+
+LogicalResult lowerFragInsert(FragInsertOp op,
+                              OneToNAdaptor<FragInsertOp> adaptor,
+                              ConversionPatternRewriter &rewriter) {
+  auto dest = cast<FragType>(op.getDest().getType());
+  auto source = cast<FragType>(op.getSource().getType());
+  std::vector<uint32_t> regs = tilec::fragmentColumnSlice(
+      dest.getSupportShape(), dest.getSupportBroadcast(),
+      static_cast<uint32_t>(op.getCol()),
+      static_cast<uint32_t>(source.getShape()[1]));
+  SmallVector<Value> values(adaptor.getDest().begin(), adaptor.getDest().end());
+  for (auto [slot, reg] : llvm::enumerate(regs))
+    values[reg] = adaptor.getSource()[slot];
   replaceWithFragment(rewriter, op, values);
   return success();
 }
@@ -281,8 +296,7 @@ LogicalResult lowerFragStore(FragStoreOp op, OneToNAdaptor<FragStoreOp> adaptor,
   } else if (frag.getLayout() == FragLayout::wgmma_acc) {
     // Thread t holds, per 64-row block and 8-column group j, the pairs
     // (r, 8j + 2(t%4) + {0,1}) and (r + 8, ...) with r = 16(t/32) + (t%32)/4.
-    auto [rowInBlock, colPair] =
-        fragmentThreadCoord(b, loc, FragLayout::wgmma_acc, tid);
+    auto [rowInBlock, colPair] = fragmentThreadCoord(b, loc, frag, tid);
     Value colPairBytes = mulConst(b, loc, colPair, elemBytes);
     for (int64_t mb = 0; mb < frag.getShape()[0] / 64; ++mb) {
       for (int64_t half = 0; half < 2; ++half) {
@@ -321,5 +335,6 @@ void mlir::tile::populateTileFragmentsToNVVMPatterns(
                OpLowering<FragIndexOp, lowerFragIndex>,
                OpLowering<FragCastOp, lowerFragCast>,
                OpLowering<FragSliceOp, lowerFragSlice>,
+               OpLowering<FragInsertOp, lowerFragInsert>,
                OpLowering<FragStoreOp, lowerFragStore>>(converter);
 }

@@ -296,7 +296,7 @@ SmallVector<Access> fragmentAccesses(OpBuilder &b, Location loc,
     inside = andValues(b, loc, inside, insideDim(b, loc, m, indices[d], d));
   }
   auto [rowOffset, colOffset] = fragmentThreadCoord(
-      b, loc, frag.getLayout(),
+      b, loc, frag,
       arith::AndIOp::create(b, loc, threadIdx(b, loc), i32Const(b, loc, 127)));
   Value lineOffset =
       frag.getBroadcast() == FragBroadcast::rows ? rowOffset : colOffset;

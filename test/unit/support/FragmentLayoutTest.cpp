@@ -3,6 +3,8 @@
 // Sources: PTX ISA "WGMMA .m64nNk16 register fragment layout for accumulator
 // matrix D" (thread t, register i: row 16(t/32) + (t%32)/4 + 8((i/2)%2),
 // column 8(i/4) + 2(t%4) + i%2), tcgen05.ld 32x32b (thread t reads lane t).
+// The quad_spread map is tilec's own (FragmentLayout.h): what a grouped row
+// reduction of that accumulator leaves, one element per thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,24 @@ namespace {
 const FragmentShape kAcc64x256{FragmentLayout::WgmmaAccumulator, 64, 256};
 const FragmentShape kAcc128x64{FragmentLayout::WgmmaAccumulator, 128, 64};
 const FragmentShape kRows128x64{FragmentLayout::RowPerThread, 128, 64};
+const FragmentShape kSpread4x128{FragmentLayout::QuadSpread, 4, 128};
+
+/// Every quad_spread shape: 2, 4 or 8 groups by 64 or 128 reduced rows.
+std::vector<FragmentShape> quadSpreadShapes() {
+  std::vector<FragmentShape> Shapes;
+  for (uint32_t Groups : {2u, 4u, 8u})
+    for (uint32_t Cols : {64u, 128u})
+      Shapes.push_back({FragmentLayout::QuadSpread, Groups, Cols});
+  return Shapes;
+}
+
+/// The three layouts' shapes that the map properties are checked on.
+std::vector<FragmentShape> allShapes() {
+  std::vector<FragmentShape> Shapes = {kAcc64x256, kAcc128x64, kRows128x64};
+  for (const FragmentShape &S : quadSpreadShapes())
+    Shapes.push_back(S);
+  return Shapes;
+}
 
 TEST(FragmentLayoutTest, RegisterCounts) {
   EXPECT_EQ(fragmentFullRegs(kAcc64x256), 128u);
@@ -51,7 +71,7 @@ TEST(FragmentLayoutTest, CoordsFollowTheAccumulatorMap) {
 }
 
 TEST(FragmentLayoutTest, EveryElementOnce) {
-  for (const FragmentShape &S : {kAcc64x256, kAcc128x64, kRows128x64}) {
+  for (const FragmentShape &S : allShapes()) {
     std::set<std::pair<uint32_t, uint32_t>> Seen;
     for (uint32_t T = 0; T < 128; ++T)
       for (uint32_t Reg = 0; Reg < fragmentFullRegs(S); ++Reg) {
@@ -65,7 +85,7 @@ TEST(FragmentLayoutTest, EveryElementOnce) {
 TEST(FragmentLayoutTest, BroadcastMapHoldsForEveryThread) {
   // The map computed from thread 0 pairs each register with the broadcast
   // register of its row (column) on every thread.
-  for (const FragmentShape &S : {kAcc64x256, kAcc128x64, kRows128x64})
+  for (const FragmentShape &S : allShapes())
     for (FragmentBroadcast B :
          {FragmentBroadcast::Rows, FragmentBroadcast::Cols}) {
       BroadcastMap Map = fragmentBroadcastMap(S, B);
@@ -126,7 +146,7 @@ TEST(FragmentLayoutTest, LineSharing) {
 TEST(FragmentLayoutTest, ThreadsShiftThreadZerosPattern) {
   // Loads and stores compute a thread's coordinates as thread 0's register
   // coordinates plus a per-thread offset (its register 0's): check that.
-  for (const FragmentShape &S : {kAcc64x256, kAcc128x64, kRows128x64})
+  for (const FragmentShape &S : allShapes())
     for (uint32_t T = 0; T < 128; ++T) {
       TileCoord Base = fragmentCoord(S, T, 0);
       for (uint32_t Reg = 0; Reg < fragmentFullRegs(S); ++Reg) {
@@ -152,6 +172,88 @@ TEST(FragmentLayoutTest, AccessWidths) {
   TileCoord C = fragmentMemoryCoord(kAcc64x256, FragmentBroadcast::Rows, 37, 1);
   EXPECT_EQ(C.Row, 0u);
   EXPECT_EQ(C.Col, 16u + 1 + 8);
+}
+
+TEST(FragmentLayoutTest, QuadSpreadHoldsOneElementPerThreadPerRowPair) {
+  // G x N: G / 2 registers per 64 columns, each element in one thread (the
+  // every-element-once test above covers 2, 4, 8 by 64, 128).
+  for (const FragmentShape &S : quadSpreadShapes())
+    EXPECT_EQ(fragmentFullRegs(S), S.Rows / 2 * (S.Cols / 64));
+  // Thread 0: rows 0, 1 of column 0, then of column 64.
+  const uint32_t Want0[4][2] = {{0, 0}, {1, 0}, {0, 64}, {1, 64}};
+  for (uint32_t Reg = 0; Reg < 4; ++Reg) {
+    TileCoord C = fragmentCoord(kSpread4x128, 0, Reg);
+    EXPECT_EQ(C.Row, Want0[Reg][0]) << "register " << Reg;
+    EXPECT_EQ(C.Col, Want0[Reg][1]) << "register " << Reg;
+  }
+  // Thread 37 (warp 1, lane 5): lane bit 0 is the accumulator's row + 8,
+  // lane bit 1 clear the first half of the groups: column 16 + 1 + 8.
+  TileCoord C = fragmentCoord(kSpread4x128, 37, 1);
+  EXPECT_EQ(C.Row, 1u);
+  EXPECT_EQ(C.Col, 25u);
+  // Thread 38 (lane 6): bit 1 set, the second half (rows 2, 3); row r.
+  C = fragmentCoord(kSpread4x128, 38, 0);
+  EXPECT_EQ(C.Row, 2u);
+  EXPECT_EQ(C.Col, 17u);
+  // Thread 127 (warp 3, lane 31): the last column of each block, rows 2, 3.
+  C = fragmentCoord(kSpread4x128, 127, 3);
+  EXPECT_EQ(C.Row, 3u);
+  EXPECT_EQ(C.Col, 64u + 48 + 7 + 8);
+  // With 8 groups a thread holds 4 rows: 4 to 7 where lane bit 1 is set.
+  const FragmentShape Spread8x64{FragmentLayout::QuadSpread, 8, 64};
+  C = fragmentCoord(Spread8x64, 2, 3);
+  EXPECT_EQ(C.Row, 7u);
+  EXPECT_EQ(C.Col, 0u);
+  // With 2 groups one: group 1 where lane bit 1 is set.
+  const FragmentShape Spread2x64{FragmentLayout::QuadSpread, 2, 64};
+  C = fragmentCoord(Spread2x64, 3, 0);
+  EXPECT_EQ(C.Row, 1u);
+  EXPECT_EQ(C.Col, 8u);
+}
+
+TEST(FragmentLayoutTest, QuadSpreadBroadcasts) {
+  // A rows fragment holds the thread's G / 2 rows; a cols one its column
+  // of each 64-column block.
+  EXPECT_EQ(fragmentRegs(kSpread4x128, FragmentBroadcast::Rows), 2u);
+  EXPECT_EQ(fragmentRegs(kSpread4x128, FragmentBroadcast::Cols), 2u);
+  BroadcastMap Rows =
+      fragmentBroadcastMap(kSpread4x128, FragmentBroadcast::Rows);
+  EXPECT_EQ(Rows.Regs, 2u);
+  EXPECT_EQ(Rows.SlotOfReg, (std::vector<uint32_t>{0, 1, 0, 1}));
+  BroadcastMap Cols =
+      fragmentBroadcastMap(kSpread4x128, FragmentBroadcast::Cols);
+  EXPECT_EQ(Cols.Regs, 2u);
+  EXPECT_EQ(Cols.SlotOfReg, (std::vector<uint32_t>{0, 0, 1, 1}));
+  EXPECT_EQ(fragmentBroadcastLine(kSpread4x128, FragmentBroadcast::Rows, 38, 1),
+            3u);
+  EXPECT_EQ(fragmentBroadcastLine(kSpread4x128, FragmentBroadcast::Cols, 37, 1),
+            64u + 25);
+  const FragmentShape Spread8x64{FragmentLayout::QuadSpread, 8, 64};
+  EXPECT_EQ(fragmentRegs(Spread8x64, FragmentBroadcast::Rows), 4u);
+  EXPECT_EQ(fragmentRegs(Spread8x64, FragmentBroadcast::Cols), 1u);
+  const FragmentShape Spread2x64{FragmentLayout::QuadSpread, 2, 64};
+  EXPECT_EQ(fragmentRegs(Spread2x64, FragmentBroadcast::Rows), 1u);
+  EXPECT_EQ(fragmentRegs(Spread2x64, FragmentBroadcast::Cols), 1u);
+  // A row (a group) is spread over lane bits 0 and 2-4 and the 4 warps; a
+  // column over lane bit 1 only, so a reduction along a column or a store
+  // of one value per column needs no other warp.
+  LineSharing RowSharing =
+      fragmentLineSharing(kSpread4x128, FragmentBroadcast::Rows);
+  EXPECT_EQ(RowSharing.LaneMasks, (std::vector<uint32_t>{1, 4, 8, 16}));
+  EXPECT_TRUE(RowSharing.AcrossWarps);
+  LineSharing ColSharing =
+      fragmentLineSharing(kSpread4x128, FragmentBroadcast::Cols);
+  EXPECT_EQ(ColSharing.LaneMasks, (std::vector<uint32_t>{2}));
+  EXPECT_FALSE(ColSharing.AcrossWarps);
+  EXPECT_EQ(ColSharing.ThreadBits, 2u);
+  // Memory: a full register is one element (its neighbours in the row are
+  // other threads'); a rows fragment's G / 2 rows are consecutive.
+  EXPECT_EQ(fragmentAccessWidth(kSpread4x128, FragmentBroadcast::None, 8), 1u);
+  EXPECT_EQ(fragmentAccessWidth(kSpread4x128, FragmentBroadcast::Cols, 8), 1u);
+  EXPECT_EQ(fragmentAccessWidth(kSpread4x128, FragmentBroadcast::Rows, 8), 2u);
+  // A 64-column block is a choice of registers.
+  EXPECT_EQ(fragmentColumnSlice(kSpread4x128, FragmentBroadcast::None, 64, 64),
+            (std::vector<uint32_t>{2, 3}));
 }
 
 } // namespace
