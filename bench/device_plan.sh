@@ -15,7 +15,7 @@
 #        compute-sanitizer memcheck on the small odd-sized cases.
 # paged: the same three for fp8_paged_mqa_logits (SPREAD for next_n 2, 4).
 # dg-tests: DeepGEMM's own test_mqa_logits and test_paged_mqa_logits with
-#        tilec.deep_gemm.
+#        tilec.deep_gemm (dg-mqa, dg-paged: one of them).
 # Writes its tables under $OUT and prints a summary last.
 set -uo pipefail
 commit=${1:-unknown}
@@ -52,9 +52,11 @@ step paged-control 150 python3 bench/py_paged_mqa_bench.py --define SPREAD=0 \
 step paged-memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 9 \
   python3 bench/py_paged_mqa_bench.py --quick --reps 1 --markdown "$out/paged-memcheck.md"
 esac
-case ",$plan," in *,dg-tests,*)
+case ",$plan," in *,dg-tests,*|*,dg-mqa,*)
 step dg-mqa-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
   --tests attention --functions test_mqa_logits --log "$out/dg-mqa-test.log"
+esac
+case ",$plan," in *,dg-tests,*|*,dg-paged,*)
 step dg-paged-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
   --tests attention --functions test_paged_mqa_logits --log "$out/dg-paged-test.log"
 esac
