@@ -14,6 +14,8 @@
 #        process with DeepGEMM beside them again; mqa-memcheck,
 #        compute-sanitizer memcheck on the small odd-sized cases.
 # paged: the same three for fp8_paged_mqa_logits (SPREAD for next_n 2, 4).
+# gemm:  the FP8 compass shapes (vs_deepgemm.py) and the grouped FP8 kinds
+#        (--quick), beside DeepGEMM.
 # dg-tests: DeepGEMM's own test_mqa_logits and test_paged_mqa_logits with
 #        tilec.deep_gemm (dg-mqa, dg-paged: one of them).
 # Writes its tables under $OUT and prints a summary last.
@@ -51,6 +53,12 @@ step paged-control 150 python3 bench/py_paged_mqa_bench.py --define SPREAD=0 \
   --cases 2,3,6,7,10,11,14,15,18,19,22,23,24,28,29 --markdown "$out/paged-control.md"
 step paged-memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 9 \
   python3 bench/py_paged_mqa_bench.py --quick --reps 1 --markdown "$out/paged-memcheck.md"
+esac
+case ",$plan," in *,gemm,*)
+step fp8-compass 200 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
+  --shapes compass --markdown "$out/fp8-compass.md"
+step grouped-fp8 100 python3 bench/py_grouped_check.py --kinds fp8 --quick \
+  --markdown "$out/grouped-fp8.md"
 esac
 case ",$plan," in *,dg-tests,*|*,dg-mqa,*)
 step dg-mqa-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \

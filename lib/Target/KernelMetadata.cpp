@@ -41,8 +41,12 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
         p.tensorMap.box.push_back(d);
       p.tensorMap.elementStrides.assign(p.tensorMap.box.size(), 1);
       p.tensorMap.swizzle = tile::toVocabSwizzle(map.getSwizzle());
-      // Promoting 128-byte lines into L2 suits tile loads (CUTLASS's choice).
-      p.tensorMap.l2Promotion = bundle::L2Promotion::B128;
+      // Promote 256-byte lines into L2, DeepGEMM's choice for every map:
+      // a tile's rows are long runs of whole lines, and the paged MQA
+      // kernel's 8 KB pages streamed at 2.52 TB/s with 128-byte promotion
+      // beside DeepGEMM's 2.85 on the same H100
+      // (bench/results/2026-12-06-mqa-spread.md).
+      p.tensorMap.l2Promotion = bundle::L2Promotion::B256;
     } else if (auto dim = dyn_cast<tile::DimParamAttr>(attr)) {
       p.kind = bundle::Param::Kind::Dim;
       p.arg = dim.getArg();
