@@ -131,7 +131,7 @@ struct Access {
   int agent;
   uint32_t done = UINT32_MAX; // the reader's clock once it is done
   int64_t lo, hi;             // smem: the stage [lo, lo + 1); tmem: columns
-  enum Reader { Wgmma, Tcgen05Mma, TmemLoad } reader;
+  enum Reader { Wgmma, Tcgen05Mma, TmemLoad, SharedLoad } reader;
 };
 
 struct BarrierState {
@@ -1775,11 +1775,23 @@ bool ProtocolChecker::checkOverwrite(int a, Operation *op, int cta,
       diag << "the MMA of " << writer.name << " overwrites columns [" << lo
            << ", " << hi << ") of tensor memory " << name << where << " while "
            << reader << " may still read them";
+    else if (read.reader == Access::SharedLoad)
+      diag << "the TMA copy of " << writer.name << " overwrites stage " << lo
+           << " of " << name << where << " while " << reader
+           << " may still load from it";
     else
       diag << "the TMA copy of " << writer.name << " overwrites stage " << lo
            << " of " << name << where << " while " << reader
            << " may still read it in "
            << (read.reader == Access::Wgmma ? "a wgmma" : "an MMA");
+    if (read.reader == Access::SharedLoad) {
+      diag.attachNote(read.op->getLoc())
+          << reader
+          << " loads from the stage here, after the arrival that released "
+             "it to the copy: load before the release";
+      noteTrips(diag);
+      return false;
+    }
     auto &readNote = diag.attachNote(read.op->getLoc());
     readNote << reader << " reads ";
     if (tensorMemory)
@@ -1869,6 +1881,32 @@ bool ProtocolChecker::trackAccesses(int a, Operation *op) {
   if (isa<TmemWaitOp>(op)) {
     ++agent.clock[a];
     markDone(a, agent.tmemReads, op);
+    return true;
+  }
+  // A load from a stage of shared memory (a fragment or a scalar) reads it
+  // when it runs: done one tick after the agent's present, so that an
+  // arrival before it (which ticks the clock and sends it) does not cover
+  // it, while one after it does. A copy that refills the stage after
+  // waiting only for an earlier release is a finding.
+  Value source;
+  OperandRange indices = op->getOperands();
+  if (auto load = dyn_cast<FragLoadOp>(op)) {
+    source = load.getSource();
+    indices = load.getIndices();
+  } else if (auto load = dyn_cast<LoadOp>(op)) {
+    source = load.getSource();
+    indices = load.getIndices();
+  }
+  if (source && isa<SmemType>(source.getType())) {
+    if (std::optional<int64_t> stage = stageOf(a, source, indices)) {
+      SmallVector<int> reads;
+      recordRead(a, op, agent.cta, source, *stage, *stage + 1,
+                 Access::SharedLoad, reads);
+      for (int id : reads) {
+        accesses[id].done = agent.clock[a] + 1;
+        accesses[id].doneAt = op;
+      }
+    }
     return true;
   }
   // A region the model steps over (no barrier traffic inside): its reads

@@ -48,7 +48,8 @@ def TileCheckProtocol : Pass<"tile-check-protocol", "::mlir::tile::KernelOp"> {
     phase, expect_tx bytes that differ from the copies' bytes, a barrier
     index out of range, a TMA copy into a stage that a wgmma or tcgen05 MMA
     may still read (released before gemm_wait, or before the tcgen05.commit
-    that tracks the MMA), an MMA into tensor-memory columns that a
+    that tracks the MMA) or that a load from shared memory reads after the
+    stage's release, an MMA into tensor-memory columns that a
     tmem_load may still read, and a TMA store of shared memory that threads
     wrote without `tile.fence proxy_async` in between. Kernels it cannot model
     (a branch on a run-time value around barrier traffic, a barrier index
