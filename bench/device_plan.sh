@@ -13,7 +13,12 @@
 #        mqa-control, cases at SPREAD = 0 (the kernel before) in their own
 #        process with DeepGEMM beside them again; mqa-memcheck,
 #        compute-sanitizer memcheck on the small odd-sized cases.
-# paged: the same three for fp8_paged_mqa_logits (SPREAD for next_n 2, 4).
+# paged: the same three for fp8_paged_mqa_logits: paged-spread with
+#        --define SPREAD=1 (off by default) on the next_n 2 and 4 cases,
+#        paged-control the default.
+# l2:    one process, the FP8 tiles of the compass picks built with 128- and
+#        256-byte L2 promotion (bench/l2_promotion_builds.sh out/l2 on the VM,
+#        out/ carried) at eight shapes, beside DeepGEMM.
 # gemm:  the FP8 compass shapes (vs_deepgemm.py) and the grouped FP8 kinds
 #        (--quick), beside DeepGEMM.
 # dg-tests: DeepGEMM's own test_mqa_logits and test_paged_mqa_logits with
@@ -48,11 +53,19 @@ step mqa-memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 9 \
   python3 bench/py_mqa_bench.py --small --reps 1 --markdown "$out/mqa-memcheck.md"
 esac
 case ",$plan," in *,paged,*)
-step paged-spread 200 python3 bench/py_paged_mqa_bench.py --markdown "$out/paged-spread.md"
-step paged-control 150 python3 bench/py_paged_mqa_bench.py --define SPREAD=0 \
+step paged-spread 200 python3 bench/py_paged_mqa_bench.py --define SPREAD=1 \
+  --cases 2,3,6,7,10,11,14,15,18,19,22,23,24,25,26,28,29 --markdown "$out/paged-spread.md"
+step paged-control 150 python3 bench/py_paged_mqa_bench.py \
   --cases 2,3,6,7,10,11,14,15,18,19,22,23,24,28,29 --markdown "$out/paged-control.md"
 step paged-memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 9 \
   python3 bench/py_paged_mqa_bench.py --quick --reps 1 --markdown "$out/paged-memcheck.md"
+esac
+case ",$plan," in *,l2,*)
+# Built on the VM first: bash bench/l2_promotion_builds.sh out/l2
+L2SHAPES=4096x32768x512,4096x7168x2048,4096x24576x1536,4096x4096x4096,4096x7168x16384,4096x4096x7168,8192x8192x8192,4096x2112x7168
+# shellcheck disable=SC2046
+step l2-ab 400 python3 bench/fp8_gemm.py $(cat out/l2/args) --check-shapes "$L2SHAPES" \
+  --time-shapes "$L2SHAPES" --rounds 5 --markdown "$out/l2-ab.md"
 esac
 case ",$plan," in *,gemm,*)
 step fp8-compass 200 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \

@@ -6,13 +6,15 @@ spec=$here/lib/Kernels/fp8_gemm_1d2d.tile
 reduce=$here/lib/Kernels/splitk_reduce.tile
 args=()
 
-# fp8_compile SPEC OUT -D flags...: one compile, timed.
+# fp8_compile SPEC OUT -D flags...: one compile, timed. The array
+# `tilec_flags` (empty unless the script sets it) adds tilec options.
+tilec_flags=()
 fp8_compile() {
   local src=$1 out=$2; shift 2
   local flags=() start
   for d in "$@"; do flags+=(-D "$d"); done
   start=$(date +%s%N)
-  "$tilec" "$src" "${flags[@]}" -o "$out" >&2
+  "$tilec" "$src" "${flags[@]}" "${tilec_flags[@]}" -o "$out" >&2
   echo "$(basename "$out" .tilec): compiled in $(( ($(date +%s%N) - start) / 1000000 )) ms" >&2
 }
 

@@ -92,6 +92,17 @@ cl::opt<unsigned> codegenOptLevel(
              "7-10% slower GEMMs measured)"),
     cl::init(~0u), cl::cat(tilecCategory));
 
+cl::opt<tilec::bundle::L2Promotion> l2Promotion(
+    "l2-promotion",
+    cl::desc("The L2 promotion of every TMA tensor map (default 256: "
+             "DeepGEMM's; for A/B measurements)"),
+    cl::values(
+        clEnumValN(tilec::bundle::L2Promotion::None, "none", "no promotion"),
+        clEnumValN(tilec::bundle::L2Promotion::B64, "64", "64 bytes"),
+        clEnumValN(tilec::bundle::L2Promotion::B128, "128", "128 bytes"),
+        clEnumValN(tilec::bundle::L2Promotion::B256, "256", "256 bytes")),
+    cl::init(tilec::bundle::L2Promotion::B256), cl::cat(tilecCategory));
+
 cl::list<std::string> defines("D", cl::value_desc("NAME=VALUE"),
                               cl::desc("Override `param NAME` of a .tile spec"),
                               cl::Prefix, cl::cat(tilecCategory));
@@ -213,6 +224,7 @@ int run(int argc, char **argv) {
   options.allowSlowKernels = allowSlow;
   options.checkProtocol = !noCheckProtocol;
   options.debugHangs = debugHangs;
+  options.l2Promotion = l2Promotion;
   if (!tilec::checkCompileOptions(options, errs()))
     return 1;
 

@@ -150,7 +150,8 @@ bool Compilation::translate(mlir::TimingScope &timing) {
   // A debug build must not pass for a normal one where bundles are kept.
   if (options.debugHangs)
     bundle.producer += " --debug-hangs";
-  if (failed(extractKernelMetadata(*module, bundle.kernels)))
+  if (failed(
+          extractKernelMetadata(*module, bundle.kernels, options.l2Promotion)))
     return false;
   mlir::TimingScope t = timing.nest("LLVM IR + optimisation");
   llvmModule = translateToLLVMIR(

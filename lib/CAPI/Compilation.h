@@ -62,6 +62,10 @@ struct CompileOptions {
   /// (tilec --debug-hangs, docs/protocol.md). Implies allowSlowKernels: the
   /// report calls vprintf, so ptxas ignores setmaxnreg and serialises wgmma.
   bool debugHangs = false;
+  /// The L2 promotion every tensor map asks for (tilec --l2-promotion):
+  /// 256-byte lines by default, DeepGEMM's choice
+  /// (bench/results/2026-12-06-mqa-spread.md has the measurements so far).
+  bundle::L2Promotion l2Promotion = bundle::L2Promotion::B256;
 };
 
 /// Checks the options that need no input (the -O level and the target name)

@@ -11,7 +11,8 @@ using namespace tilec;
 
 /// The bundle's description of a kernel from its typed ABI.
 static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
-                                bundle::Kernel &k) {
+                                bundle::Kernel &k,
+                                bundle::L2Promotion l2Promotion) {
   k.name = func.getSymName().str();
   for (auto [i, attr] : llvm::enumerate(abi.getArgTypes())) {
     bundle::Argument arg;
@@ -41,12 +42,9 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
         p.tensorMap.box.push_back(d);
       p.tensorMap.elementStrides.assign(p.tensorMap.box.size(), 1);
       p.tensorMap.swizzle = tile::toVocabSwizzle(map.getSwizzle());
-      // Promote 256-byte lines into L2, DeepGEMM's choice for every map:
-      // a tile's rows are long runs of whole lines, and the paged MQA
-      // kernel's 8 KB pages streamed at 2.52 TB/s with 128-byte promotion
-      // beside DeepGEMM's 2.85 on the same H100
-      // (bench/results/2026-12-06-mqa-spread.md).
-      p.tensorMap.l2Promotion = bundle::L2Promotion::B256;
+      // One promotion for every map of the build (CompileOptions says why
+      // 256 bytes by default).
+      p.tensorMap.l2Promotion = l2Promotion;
     } else if (auto dim = dyn_cast<tile::DimParamAttr>(attr)) {
       p.kind = bundle::Param::Kind::Dim;
       p.arg = dim.getArg();
@@ -84,9 +82,9 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
   return success();
 }
 
-LogicalResult
-tilec::extractKernelMetadata(ModuleOp module,
-                             std::vector<bundle::Kernel> &kernels) {
+LogicalResult tilec::extractKernelMetadata(ModuleOp module,
+                                           std::vector<bundle::Kernel> &kernels,
+                                           bundle::L2Promotion l2Promotion) {
   bool failed = false;
   auto abiHelper = module.getContext()
                        ->getLoadedDialect<tile::TileDialect>()
@@ -96,7 +94,7 @@ tilec::extractKernelMetadata(ModuleOp module,
     if (!abi)
       return;
     bundle::Kernel k;
-    if (::mlir::failed(readKernel(func, abi, k)))
+    if (::mlir::failed(readKernel(func, abi, k, l2Promotion)))
       failed = true;
     kernels.push_back(std::move(k));
     // The ABI has no meaning to LLVM: drop it before translation.
