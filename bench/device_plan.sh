@@ -16,6 +16,9 @@
 # paged: the same three for fp8_paged_mqa_logits: paged-spread with
 #        --define SPREAD=1 (off by default) on the next_n 2 and 4 cases,
 #        paged-control the default.
+# paged-race: the paged kernel's repeat stress (bench/paged_repeat_stress.py)
+#        with SPREAD = 1 and 0, and compute-sanitizer racecheck and synccheck
+#        with SPREAD = 1 (run 7's unrepeatable case).
 # l2:    one process, the FP8 tiles of the compass picks built with 128- and
 #        256-byte L2 promotion (bench/l2_promotion_builds.sh out/l2 on the VM,
 #        out/ carried) at eight shapes, beside DeepGEMM.
@@ -60,6 +63,14 @@ step paged-control 150 python3 bench/py_paged_mqa_bench.py \
 step paged-memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 9 \
   python3 bench/py_paged_mqa_bench.py --quick --reps 1 --markdown "$out/paged-memcheck.md"
 esac
+case ",$plan," in *,paged-race,*)
+step paged-stress1 120 python3 bench/paged_repeat_stress.py --define SPREAD=1 --calls 300
+step paged-stress0 100 python3 bench/paged_repeat_stress.py --calls 300
+for tool in racecheck synccheck; do
+  step paged-$tool 150 compute-sanitizer --tool $tool --error-exitcode 9 \
+    python3 bench/py_paged_mqa_bench.py --quick --reps 1 --define SPREAD=1 --cases 0,2
+done
+esac
 case ",$plan," in *,l2,*)
 # Built on the VM first: bash bench/l2_promotion_builds.sh out/l2
 L2SHAPES=4096x32768x512,4096x7168x2048,4096x24576x1536,4096x4096x4096,4096x7168x16384,4096x4096x7168,8192x8192x8192,4096x2112x7168
@@ -86,6 +97,10 @@ echo "== summary"
 for f in "$out"/*.md; do
   echo "-- $(basename "$f")"
   grep -iE "geometric|FAIL" "$f" | head -4
+done
+for f in "$work"/paged-stress*.log "$work"/paged-racecheck.log "$work"/paged-synccheck.log; do
+  [ -f "$f" ] || continue
+  echo "-- $(basename "$f")"; grep -E "calls|SUMMARY" "$f" | tail -3
 done
 for f in "$out"/dg-*.log; do
   echo "-- $(basename "$f")"; grep -iE "passed|failed|error|assert" "$f" | tail -4
