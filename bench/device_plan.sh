@@ -22,6 +22,8 @@
 # l2:    one process, the FP8 tiles of the compass picks built with 128- and
 #        256-byte L2 promotion (bench/l2_promotion_builds.sh out/l2 on the VM,
 #        out/ carried) at eight shapes, beside DeepGEMM.
+# masked-bm: the masked FP8 cases with the table's tile and with 64-row
+#        tiles (py_grouped_check.py --define BLK_M=64).
 # gemm:  the FP8 compass shapes (vs_deepgemm.py) and the grouped FP8 kinds
 #        (--quick), beside DeepGEMM.
 # dg-tests: DeepGEMM's own test_mqa_logits and test_paged_mqa_logits with
@@ -77,6 +79,14 @@ L2SHAPES=4096x32768x512,4096x7168x2048,4096x24576x1536,4096x4096x4096,4096x7168x
 # shellcheck disable=SC2046
 step l2-ab 400 python3 bench/fp8_gemm.py $(cat out/l2/args) --check-shapes "$L2SHAPES" \
   --time-shapes "$L2SHAPES" --rounds 5 --markdown "$out/l2-ab.md"
+esac
+case ",$plan," in *,masked-bm,*)
+# Masked FP8 at 64-row tiles against the table's pick (128 rows past 64
+# expected rows: 192 rows per group compute 256), beside DeepGEMM.
+step masked-pick 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts masked \
+  --markdown "$out/masked-pick.md"
+step masked-bm64 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts masked \
+  --define-kind fp8 --define BLK_M=64 --markdown "$out/masked-bm64.md"
 esac
 case ",$plan," in *,gemm,*)
 step fp8-compass 200 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
