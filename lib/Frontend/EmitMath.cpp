@@ -100,6 +100,8 @@ Val Emitter::emitZeros(const CallExpr &call) {
     noteParamsIn(*args[0]);
     return Val::error();
   }
+  // Shape rules in the DSL's terms, pointing at the dimension; quad_spread's
+  // is the fragment type's verifier's (getChecked below).
   if (kind == tile::FragLayout::wgmma_acc) {
     if (rows % 64 != 0) {
       error(shape->dims[0]->getRange(),
@@ -117,9 +119,7 @@ Val Emitter::emitZeros(const CallExpr &call) {
       noteParamsIn(*shape->dims[1]);
       return Val::error();
     }
-  } else if (kind == tile::FragLayout::quad_spread) {
-    // The fragment type's verifier has the shape rule (below, at the call).
-  } else if (rows != 128) {
+  } else if (kind == tile::FragLayout::row_per_thread && rows != 128) {
     error(shape->dims[0]->getRange(),
           "a row_per_thread fragment has 128 rows (one per thread of the "
           "warpgroup), got " +
