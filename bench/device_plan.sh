@@ -16,6 +16,13 @@
 # paged: the same three for fp8_paged_mqa_logits: paged-spread with
 #        --define SPREAD=1 (off by default) on the next_n 2 and 4 cases,
 #        paged-control the default.
+# paged-ab: bench/paged_ab.py, variants of the paged spec (VARIANTS, ";"
+#        between them) in one process beside DeepGEMM on its 24 cases.
+# paged-ncu: Nsight Compute counters (time, SM active cycles min/avg/max,
+#        DRAM bytes and throughput, L2 hit rate, instructions) of both
+#        paged kernels on cases 3 and 19 (bench/ncu_paged.py), tilec's at
+#        the library's KV_STAGES and at 3.
+# mqa-quick: fp8_mqa_logits beside DeepGEMM on 9 of the cases.
 # paged-race: the paged kernel's repeat stress (bench/paged_repeat_stress.py)
 #        with SPREAD = 1 and 0, and compute-sanitizer racecheck and synccheck
 #        with SPREAD = 1 (run 7's unrepeatable case).
@@ -64,6 +71,31 @@ step paged-control 150 python3 bench/py_paged_mqa_bench.py \
   --cases 2,3,6,7,10,11,14,15,18,19,22,23,24,28,29 --markdown "$out/paged-control.md"
 step paged-memcheck 100 compute-sanitizer --tool memcheck --error-exitcode 9 \
   python3 bench/py_paged_mqa_bench.py --quick --reps 1 --markdown "$out/paged-memcheck.md"
+esac
+case ",$plan," in *,paged-ab,*)
+IFS=';' read -ra variants <<< "${VARIANTS:-}"
+variant_args=()
+for v in "${variants[@]}"; do variant_args+=(--variant "$v"); done
+step paged-ab 400 python3 bench/paged_ab.py --variant "" "${variant_args[@]}" \
+  --markdown "$out/paged-ab.md"
+esac
+case ",$plan," in *,paged-ncu,*)
+metrics=gpu__time_duration.sum,sm__cycles_active.avg,sm__cycles_active.min,sm__cycles_active.max
+metrics+=,sm__cycles_elapsed.max,dram__bytes_read.sum,dram__bytes_write.sum
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct
+metrics+=,smsp__inst_executed.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_read.sum
+for c in 3 19; do
+  for d in "" KV_STAGES=3; do
+    step "paged-ncu-$c${d:+-$d}" 90 ncu --clock-control none --csv --metrics "$metrics" \
+      -k regex:"fp8_paged_mqa_logits|^paged_mqa_logits" --launch-skip 2 --launch-count 4 \
+      python3 bench/ncu_paged.py --case $c ${d:+--define $d}
+    cp "$work/paged-ncu-$c${d:+-$d}.log" "$out/" 2>/dev/null
+  done
+done
+esac
+case ",$plan," in *,mqa-quick,*)
+step mqa-quick 150 python3 bench/py_mqa_bench.py --cases 0,1,6,12,13,18,19,24,26 \
+  --markdown "$out/mqa-quick.md"
 esac
 case ",$plan," in *,paged-race,*)
 step paged-stress1 120 python3 bench/paged_repeat_stress.py --define SPREAD=1 --calls 300

@@ -64,21 +64,24 @@ def reference(q, kv, kv_sf, weights, ks, ke):
     return logits.masked_fill(~mask, float("-inf")), int(mask.sum())
 
 
+def time_round(fn, reps: int) -> float:
+    """Seconds per call of `reps` back-to-back calls, by CUDA events."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(reps):
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) / reps / 1e3
+
+
 def time_call(fn, reps: int, rounds: int = 5) -> float:
     """Seconds per call: the median over `rounds` of `reps` back-to-back
     calls (one slow round, a clock dip or an allocation, does not decide)."""
     fn()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(rounds):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(reps):
-            fn()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end) / reps / 1e3)
-    return sorted(times)[len(times) // 2]
+    times = sorted(time_round(fn, reps) for _ in range(rounds))
+    return times[len(times) // 2]
 
 
 def run_case(seq_len, seq_len_kv, heads, head_dim, cp, dtype, clean, compressed, reps):
