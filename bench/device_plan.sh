@@ -21,7 +21,7 @@
 # paged-ncu: Nsight Compute counters (time, SM active cycles min/avg/max,
 #        DRAM bytes and throughput, L2 hit rate, instructions) of both
 #        paged kernels on cases 3 and 19 (bench/ncu_paged.py), tilec's at
-#        the library's KV_STAGES and at 3.
+#        the library's params and at NCU_VARIANT (default KV_STAGES=3).
 # mqa-quick: fp8_mqa_logits beside DeepGEMM on 9 of the cases.
 # paged-race: the paged kernel's repeat stress (bench/paged_repeat_stress.py)
 #        with SPREAD = 1 and 0, and compute-sanitizer racecheck and synccheck
@@ -85,11 +85,11 @@ metrics+=,sm__cycles_elapsed.max,dram__bytes_read.sum,dram__bytes_write.sum
 metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct
 metrics+=,smsp__inst_executed.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_read.sum
 for c in 3 19; do
-  for d in "" KV_STAGES=3; do
-    step "paged-ncu-$c${d:+-$d}" 90 ncu --clock-control none --csv --metrics "$metrics" \
+  for d in "" ${NCU_VARIANT:-KV_STAGES=3}; do
+    step "paged-ncu-$c${d:+-${d//=/_}}" 90 ncu --clock-control none --csv --metrics "$metrics" \
       -k regex:"fp8_paged_mqa_logits|^paged_mqa_logits" --launch-skip 2 --launch-count 4 \
       python3 bench/ncu_paged.py --case $c ${d:+--define $d}
-    cp "$work/paged-ncu-$c${d:+-$d}.log" "$out/" 2>/dev/null
+    cp "$work/paged-ncu-$c${d:+-${d//=/_}}.log" "$out/" 2>/dev/null
   done
 done
 esac

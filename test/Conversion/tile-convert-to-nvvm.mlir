@@ -12,6 +12,13 @@
 // CHECK-SAME: nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 128, 1, 1>
 // The kernel's ABI stays on the function, typed, for the bundle writer.
 // CHECK-SAME: tile.kernel_abi = #tile.kernel_abi<params = [#tile.tensormap<arg = 0, box = [128, 64], swizzle = swizzle_128b>, #tile.tensormap<arg = 1, box = [128, 64], swizzle = swizzle_128b>, #tile.dim_param<arg = 0, dim = 0>, #tile.dim_param<arg = 1, dim = 0>], argNames = ["X", "Y"], argTypes = [!tile.global<?x64xbf16>, !tile.global<?x64xbf16>], threads = 128, cluster = [1, 1, 1], smemBytes = 16392, grid = persistent, target = sm_90a>
+// Thread 0 prefetches each tensor map (from the parameter space) at entry.
+// CHECK: %[[TID0:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID0]]
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: nvvm.prefetch tensormap in_param_space, %[[MAPX]] : !llvm.ptr
+// CHECK-NEXT: nvvm.prefetch tensormap in_param_space, %[[MAPY]] : !llvm.ptr
+// CHECK-NEXT: }
 // CHECK: %[[BASE:.*]] = llvm.mlir.addressof @__tile_smem : !llvm.ptr<3>
 // CHECK: %[[BAR:.*]] = llvm.getelementptr %{{.*}}[16384] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK: nvvm.read.ptx.sreg.tid.x

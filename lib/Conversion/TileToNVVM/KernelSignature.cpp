@@ -53,6 +53,34 @@ void setKernelAttrs(LLVM::LLVMFuncOp func, KernelOp kernel, KernelAbiAttr abi,
       .setAttr(func, abi);
 }
 
+/// Thread 0 brings each tensor map into the SM's descriptor cache at entry
+/// (prefetch.param.tensormap), as DeepGEMM's kernels do: the first copy
+/// through a map then does not wait for its 128 bytes to be fetched, which
+/// it would otherwise do behind the schedule's first loads. (A generic
+/// pointer to the by-value parameter made LLVM's NVPTX back end emit each
+/// prefetch twice, through the parameter and through its generic address.)
+void prefetchTensorMaps(ConversionPatternRewriter &rewriter, Location loc,
+                        KernelAbiAttr abi, Block *entry) {
+  SmallVector<Value> maps;
+  for (auto [i, param] : llvm::enumerate(abi.getParams()))
+    if (isa<TensorMapParamAttr>(param))
+      maps.push_back(entry->getArgument(i));
+  if (maps.empty())
+    return;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(entry);
+  Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        threadIdx(rewriter, loc),
+                                        i32Const(rewriter, loc, 0));
+  auto ifOp = scf::IfOp::create(rewriter, loc, isFirst, false);
+  rewriter.setInsertionPointToStart(ifOp.thenBlock());
+  for (Value map : maps)
+    NVVM::PrefetchOp::create(rewriter, loc, /*cacheLevel=*/nullptr,
+                             /*evictPriority=*/nullptr, map,
+                             /*predicate=*/Value(), /*tensormap=*/true,
+                             /*uniform=*/false, /*in_param_space=*/true);
+}
+
 /// tile.kernel -> llvm.func with the ABI's parameters, through a signature
 /// conversion of the body.
 LogicalResult lowerKernelSignature(KernelOp kernel, KernelOp::Adaptor,
@@ -106,6 +134,7 @@ LogicalResult lowerKernelSignature(KernelOp kernel, KernelOp::Adaptor,
     signature.remapInput(i, placeholder.getResult(0));
   }
   Block *entry = rewriter.applySignatureConversion(body, signature, &converter);
+  prefetchTensorMaps(rewriter, loc, abi, entry);
   rewriter.setInsertionPointToEnd(entry);
   LLVM::ReturnOp::create(rewriter, loc, ValueRange{});
   rewriter.eraseOp(kernel);
