@@ -23,6 +23,12 @@
 #        paged kernels on cases 3 and 19 (bench/ncu_paged.py), tilec's at
 #        the library's params and at NCU_VARIANT (default KV_STAGES=3).
 # mqa-quick: fp8_mqa_logits beside DeepGEMM on 9 of the cases.
+# paged-full: fp8_paged_mqa_logits beside DeepGEMM on every case of
+#        bench/py_paged_mqa_bench.py (the library's kernel), then
+#        compute-sanitizer memcheck on its quick cases.
+# sanity: the GEMMs' quick shapes (vs_deepgemm.py --shapes quick) and the
+#        grouped GEMMs' small cases (py_grouped_check.py --small
+#        --no-timing): correctness after a change to every kernel.
 # paged-race: the paged kernel's repeat stress (bench/paged_repeat_stress.py)
 #        with SPREAD = 1 and 0, and compute-sanitizer racecheck and synccheck
 #        with SPREAD = 1 (run 7's unrepeatable case).
@@ -93,9 +99,22 @@ for c in 3 19; do
   done
 done
 esac
+case ",$plan," in *,paged-full,*)
+step paged-full 290 python3 bench/py_paged_mqa_bench.py --markdown "$out/paged-full.md"
+esac
 case ",$plan," in *,mqa-quick,*)
 step mqa-quick 150 python3 bench/py_mqa_bench.py --cases 0,1,6,12,13,18,19,24,26 \
   --markdown "$out/mqa-quick.md"
+esac
+case ",$plan," in *,sanity,*)
+step sanity-gemm 100 python3 bench/vs_deepgemm.py --commit "$commit" --shapes quick \
+  --markdown "$out/sanity-gemm.md"
+step sanity-grouped 100 python3 bench/py_grouped_check.py --small --no-timing \
+  --markdown "$out/sanity-grouped.md"
+esac
+case ",$plan," in *,paged-full,*)
+step paged-memcheck 90 compute-sanitizer --tool memcheck --error-exitcode 9 \
+  python3 bench/py_paged_mqa_bench.py --quick --reps 1 --markdown "$out/paged-memcheck.md"
 esac
 case ",$plan," in *,paged-race,*)
 step paged-stress1 120 python3 bench/paged_repeat_stress.py --define SPREAD=1 --calls 300
