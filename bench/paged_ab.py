@@ -25,7 +25,7 @@ from tilec import _cache, _paged_mqa, _specs
 from tilec.quant import calc_diff
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from py_mqa_bench import deep_gemm, time_round  # noqa: E402
+from py_mqa_bench import deep_gemm, time_calls  # noqa: E402
 from py_paged_mqa_bench import PAGE, cases_of, make_inputs, query_lens  # noqa: E402
 
 _library_kernel = _cache.get_kernel
@@ -63,18 +63,6 @@ def use_variant(text: str) -> None:
     _paged_mqa._plans.clear()  # the recorded plans hold the previous kernel
     for key in [k for k in _cache._memory if k[0] == _paged_mqa.FAMILY]:
         del _cache._memory[key]  # loaded kernels are keyed by defines only
-
-
-def timed_rounds(calls, reps: int, rounds: int):
-    """Median seconds per call of each of `calls`, rounds interleaved."""
-    times = [[] for _ in calls]
-    for fn in calls:
-        fn()
-    torch.cuda.synchronize()
-    for _ in range(rounds):
-        for fn, kept in zip(calls, times):
-            kept.append(time_round(fn, reps))
-    return [sorted(t)[len(t) // 2] for t in times]
 
 
 def main() -> int:
@@ -131,7 +119,7 @@ def main() -> int:
         t_dg = []
         for variant in variants:
             use_variant(variant)
-            t_theirs, t_ours = timed_rounds(
+            t_theirs, t_ours = time_calls(
                 [calls[0], lambda: tilec_dg.fp8_fp4_paged_mqa_logits(**ours_args)],
                 args.reps, args.rounds)
             t_dg.append(t_theirs)

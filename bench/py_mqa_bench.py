@@ -75,13 +75,27 @@ def time_round(fn, reps: int) -> float:
     return start.elapsed_time(end) / reps / 1e3
 
 
-def time_call(fn, reps: int, rounds: int = 5) -> float:
-    """Seconds per call: the median over `rounds` of `reps` back-to-back
-    calls (one slow round, a clock dip or an allocation, does not decide)."""
-    fn()
+def time_calls(calls, reps: int, rounds: int = 5):
+    """Seconds per call of each of `calls`: the median over `rounds` of
+    `reps` back-to-back calls (one slow round, a clock dip or an
+    allocation, does not decide), the calls' rounds interleaved so that
+    each library meets the same clock and memory state (timed one after
+    the other, the first one timed right after the correctness checks'
+    work: the paged kernel read 0.95x so where it read 0.986x interleaved
+    on the same machine, bench/results/2026-12-06-paged-mqa.md)."""
+    for fn in calls:
+        fn()
     torch.cuda.synchronize()
-    times = sorted(time_round(fn, reps) for _ in range(rounds))
-    return times[len(times) // 2]
+    times = [[] for _ in calls]
+    for _ in range(rounds):
+        for fn, kept in zip(calls, times):
+            kept.append(time_round(fn, reps))
+    return [sorted(t)[len(t) // 2] for t in times]
+
+
+def time_call(fn, reps: int, rounds: int = 5) -> float:
+    """time_calls of one call."""
+    return time_calls([fn], reps, rounds)[0]
 
 
 def run_case(seq_len, seq_len_kv, heads, head_dim, cp, dtype, clean, compressed, reps):
@@ -113,13 +127,16 @@ def run_case(seq_len, seq_len_kv, heads, head_dim, cp, dtype, clean, compressed,
         same = torch.equal(again.masked_fill(~width, 0), ours.masked_fill(~width, 0))
     else:
         same = torch.equal(again.masked_fill(neg, 0), ours.masked_fill(neg, 0))
-    t_ours = time_call(lambda: tilec_dg.fp8_fp4_mqa_logits(**args), reps)
+    ours_call = lambda: tilec_dg.fp8_fp4_mqa_logits(**args)  # noqa: E731
     t_dg = dg_diff = None
     if deep_gemm is not None:
         theirs = deep_gemm.fp8_fp4_mqa_logits(**args)
         if not compressed:
             dg_diff = calc_diff(ours.float().masked_fill(neg, 0), theirs.float().masked_fill(neg, 0))
-        t_dg = time_call(lambda: deep_gemm.fp8_fp4_mqa_logits(**args), reps)
+        del theirs
+        t_ours, t_dg = time_calls([ours_call, lambda: deep_gemm.fp8_fp4_mqa_logits(**args)], reps)
+    else:
+        t_ours = time_call(ours_call, reps)
     flops = 2 * cost * heads * head_dim
     return dict(diff=diff, mask_ok=mask_ok, same=same, dg_diff=dg_diff,
                 t_ours=t_ours, t_dg=t_dg, tflops=flops / t_ours / 1e12,
