@@ -284,21 +284,10 @@ Val Emitter::fragReduce(tile::FragReduceKind kind, const CallExpr &call,
     return Val::error();
   }
   Location l = loc(call.getLoc());
-  if (groups) {
-    // sum(x, axis = 1, groups = G): G column groups of a wgmma_acc fragment,
-    // each reduced on its own, as a G x rows quad_spread fragment.
-    if (frag.getLayout() != tile::FragLayout::wgmma_acc || *along != 1 ||
-        frag.isBroadcast() || (*count != 2 && *count != 4 && *count != 8) ||
-        frag.getShape()[1] % (8 * *count) != 0) {
-      error(groups->getRange(),
-            "groups splits the columns of a full wgmma_acc fragment reduced "
-            "along axis 1 into 2, 4 or 8 groups of whole 8-column register "
-            "groups; got " +
-                llvm::Twine(*count) + " groups of " + describeVal(source) +
-                " along axis " + llvm::Twine(*along));
-      noteParamsIn(*groups);
-      return Val::error();
-    }
+  if (*count != 1) {
+    // x(..., axis = 1, groups = G): G column groups of a wgmma_acc fragment,
+    // each reduced on its own, as a G x rows quad_spread fragment. The
+    // verifier checks G, the layout, the axis and the column split.
     auto type = tile::FragType::get(&context, {*count, frag.getShape()[0]},
                                     frag.getElementType(),
                                     tile::FragLayout::quad_spread);

@@ -243,14 +243,16 @@ Val Emitter::emitCeilDiv(const CallExpr &call) {
 Val Emitter::emitMinMax(const CallExpr &call, bool isMax) {
   const char *name = isMax ? "max" : "min";
   SmallVector<const Expr *> args;
-  if (!bindArgs(call, name, {{"a", true}, {"b", false}, {"axis", false}}, args))
+  if (!bindArgs(call, name,
+                {{"a", true}, {"b", false}, {"axis", false}, {"groups", false}},
+                args))
     return Val::error();
-  // max(x, axis = 1): a reduction; max(a, b): elementwise.
+  // max(x, axis = 1[, groups = G]): a reduction; max(a, b): elementwise.
   if (args[2] && !args[1])
     return fragReduce(isMax ? tile::FragReduceKind::max
                             : tile::FragReduceKind::min,
-                      call, *args[0], *args[2]);
-  if (args[2] || !args[1]) {
+                      call, *args[0], *args[2], args[3]);
+  if (args[2] || args[3] || !args[1]) {
     error(closingParen(call), llvm::Twine(name) + " takes two values, " + name +
                                   "(a, b), or a fragment and an axis, " + name +
                                   "(x, axis = 1)");

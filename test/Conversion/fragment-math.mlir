@@ -240,6 +240,31 @@ tile.kernel @grouped_sum_2(%n: i32) attributes {target = #tile.target<sm_90a>, w
 
 // -----
 
+// max with groups 2: the same tree and halving steps, every combine a
+// maxnumf (the grouped butterfly takes the reduction's kind throughout).
+// CHECK-LABEL: llvm.func @grouped_max_2(
+// CHECK-COUNT-4: arith.maxnumf
+// CHECK: nvvm.shfl.sync  bfly
+// CHECK-NEXT: arith.maxnumf
+// CHECK: nvvm.shfl.sync  bfly
+// CHECK-NEXT: arith.maxnumf
+// CHECK: nvvm.shfl.sync  bfly
+// CHECK-NEXT: arith.maxnumf
+// CHECK-NOT: arith.addf
+// CHECK: llvm.return
+tile.kernel @grouped_max_2(%n: i32) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = tile.frag.zero : !tile.frag<64x16xf32, wgmma_acc>
+  %zl = tile.frag.zero : !tile.frag<2x64xf32, quad_spread>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z, %l = %zl) -> (!tile.frag<64x16xf32, wgmma_acc>, !tile.frag<2x64xf32, quad_spread>) : i32 {
+    %s = tile.frag.reduce max %a axis 1 groups 2 : !tile.frag<64x16xf32, wgmma_acc> -> !tile.frag<2x64xf32, quad_spread>
+    scf.yield %a, %s : !tile.frag<64x16xf32, wgmma_acc>, !tile.frag<2x64xf32, quad_spread>
+  }
+}
+
+// -----
+
 // groups 4 on 64x32: 8 partial sums per thread, 4 shuffles with mask 1 and
 // 2 with mask 2 (four row sums of its 8-column slices take 16 and leave
 // every lane of the quad with all 8 results); the thread keeps groups
