@@ -2,8 +2,9 @@
 """Variants of the paged MQA spec timed in one process beside DeepGEMM, on
 the same inputs: for each case, DeepGEMM's fp8_fp4_paged_mqa_logits and
 then each variant (spec params over the library's, `--variant
-"KV_STAGES=3 Q_STAGES=3"`, and `spec=FILE` for another spec text, such as
-an earlier commit's; an empty one is the library's kernel), each
+"KV_STAGES=3 Q_STAGES=3"`, `spec=FILE` for another spec text, such as
+an earlier commit's, and `dyn=R` with a spec that takes the run-time tail's
+POOL and TAB; an empty one is the library's kernel), each
 checked against DeepGEMM on the valid positions (calc_diff < 1e-3), with
 rounds interleaved so that a clock dip does not pick a winner. Prints a
 table of time ratios to DeepGEMM and the geometric mean per variant.
@@ -43,6 +44,70 @@ def _variant_text(path: str) -> str:
 
 _specs.spec_text = _variant_text
 
+# `dyn=R` (with a spec that takes POOL and TAB, such as a dynamic-tail
+# draft): the last R work items are handed out at run time from a global
+# counter; S covers the rest, as the library's schedule does all of them.
+_dyn_rows = [0]
+_dyn_tables = {}
+_library_launch = _paged_mqa._launch
+
+
+def dynamic_tables(lens: torch.Tensor, num_sms: int, rows: int):
+    """(S over the first T - R items, POOL = (R', 0, 0, 0), TAB: item
+    T - R' + i as (batch, split, the batch's pages, 0), batch B past R')
+    where R' = min(T, R)."""
+    device = lens.device
+    longest = _paged_mqa._longest(lens).to(torch.int64).clamp(min=0)
+    batches = longest.shape[0]
+    splits = ((longest + _paged_mqa.SPLIT_KV - 1) // _paged_mqa.SPLIT_KV).clamp(min=1)
+    ends = torch.cumsum(splits, 0)
+    total = int(ends[-1])
+    pool = min(total, rows)
+    static = total - pool
+
+    def locate(items):
+        batch = torch.searchsorted(ends, items, right=True)
+        before = torch.where(batch > 0, ends[(batch - 1).clamp(min=0)], torch.zeros_like(batch))
+        return batch, items - before
+
+    sm = torch.arange(num_sms + 1, dtype=torch.int64, device=device)
+    per, rest = static // num_sms, static % num_sms
+    starts = sm * per + (sm - (num_sms - rest)).clamp(min=0)
+    batch, split = locate(starts)
+    schedule = torch.stack([batch, split], 1).to(torch.int32).contiguous()
+    items = static + torch.arange(rows, dtype=torch.int64, device=device)
+    valid = items < total
+    batch, split = locate(items.clamp(max=max(total - 1, 0)))
+    pages = (longest[batch.clamp(max=batches - 1)] + 63) // 64
+    table = torch.stack([torch.where(valid, batch, torch.full_like(batch, batches)),
+                         torch.where(valid, split, 0), torch.where(valid, pages, 0),
+                         torch.zeros_like(batch)], 1).to(torch.int32).contiguous()
+    counters = torch.tensor([pool, 0, 0, 0], dtype=torch.int32, device=device)
+    return schedule, counters, table
+
+
+def _launch_variant(plan, q, kv_cache, weights, context_lens, block_table,
+                    schedule_meta, logits):
+    if not _dyn_rows[0]:
+        return _library_launch(plan, q, kv_cache, weights, context_lens, block_table,
+                               schedule_meta, logits)
+    key = (id(context_lens), _dyn_rows[0])
+    if key not in _dyn_tables:
+        _dyn_tables.clear()
+        _dyn_tables[key] = (context_lens,) + dynamic_tables(
+            context_lens, schedule_meta.shape[0] - 1, _dyn_rows[0])
+    _, schedule, counters, table = _dyn_tables[key]
+    keys, scales = _paged_mqa._views_of(kv_cache, plan.head_dim)
+    plan.kernel.set_persistent_limit(0)
+    plan.kernel.launch([
+        q.view(plan.rows * plan.heads, plan.head_dim), keys, scales,
+        weights.view(plan.batch, plan.next_n * plan.heads),
+        context_lens if plan.two_d else context_lens.view(plan.batch, 1),
+        block_table, schedule, logits, counters, table])
+
+
+_paged_mqa._launch = _launch_variant
+
 
 def _with_variant(name, defines=(), device=None, problem=None):
     if name == _paged_mqa.FAMILY and (_extra or _spec_file[0]):
@@ -58,6 +123,7 @@ def use_variant(text: str) -> None:
     """Switches the paged kernels to the variant `text` (NAME=VALUE ...)."""
     items = dict(item.split("=", 1) for item in text.split())
     _spec_file[0] = items.pop("spec", None)
+    _dyn_rows[0] = int(items.pop("dyn", 0))
     _extra.clear()
     _extra.update(items)
     _paged_mqa._plans.clear()  # the recorded plans hold the previous kernel
@@ -109,10 +175,12 @@ def main() -> int:
             use_variant(variant)
             ours = tilec_dg.fp8_fp4_paged_mqa_logits(**ours_args)
             diff = calc_diff(ours.float().masked_fill(invalid, 0), theirs)
+            again = tilec_dg.fp8_fp4_paged_mqa_logits(**ours_args)  # a second launch
+            diff = max(diff, calc_diff(again.float().masked_fill(invalid, 0), theirs))
             ok = diff < 1e-3
             failures += not ok
             cells.append("" if ok else f" FAIL diff {diff:.1e}")
-        del theirs, ours
+        del theirs, ours, again
         # One process, one variant at a time: each timed with its own plan
         # (the recorded plans are per variant), DeepGEMM's before each.
         times = []
