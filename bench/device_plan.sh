@@ -23,6 +23,9 @@
 #        paged kernels on cases 3 and 19 (bench/ncu_paged.py), tilec's at
 #        the library's params and at NCU_VARIANT (default KV_STAGES=3).
 # mqa-quick: fp8_mqa_logits beside DeepGEMM on 9 of the cases.
+# grouped-ahead: the contiguous FP8 grouped cases at the pick and with
+#        GROUP_AHEAD=1 (each tile's group indices loaded a tile ahead), each
+#        beside DeepGEMM.
 # paged-full: fp8_paged_mqa_logits beside DeepGEMM on every case of
 #        bench/py_paged_mqa_bench.py (the library's kernel), then
 #        compute-sanitizer memcheck on its quick cases.
@@ -98,6 +101,12 @@ for c in 3 19; do
     cp "$work/paged-ncu-$c${d:+-${d//=/_}}.log" "$out/" 2>/dev/null
   done
 done
+esac
+case ",$plan," in *,grouped-ahead,*)
+step grouped-pick 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts contiguous \
+  --markdown "$out/grouped-pick.md"
+step grouped-ahead 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts contiguous \
+  --define-kind fp8 --define GROUP_AHEAD=1 --markdown "$out/grouped-ahead.md"
 esac
 case ",$plan," in *,paged-full,*)
 step paged-full 290 python3 bench/py_paged_mqa_bench.py --markdown "$out/paged-full.md"
