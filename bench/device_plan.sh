@@ -17,7 +17,8 @@
 #        --define SPREAD=1 (off by default) on the next_n 2 and 4 cases,
 #        paged-control the default.
 # paged-ab: bench/paged_ab.py, variants of the paged spec (VARIANTS, ";"
-#        between them) in one process beside DeepGEMM on its 24 cases.
+#        between them) in one process beside DeepGEMM on its 24 cases
+#        (PAGED_AB_ARGS: more of its arguments, such as --graph).
 # paged-ncu: Nsight Compute counters (time, SM active cycles min/avg/max,
 #        DRAM bytes and throughput, L2 hit rate, instructions) of both
 #        paged kernels on cases 3 and 19 (bench/ncu_paged.py), tilec's at
@@ -85,8 +86,9 @@ case ",$plan," in *,paged-ab,*)
 IFS=';' read -ra variants <<< "${VARIANTS:-}"
 variant_args=()
 for v in "${variants[@]}"; do variant_args+=(--variant "$v"); done
+# shellcheck disable=SC2086
 step paged-ab 400 python3 bench/paged_ab.py --variant "" "${variant_args[@]}" \
-  --markdown "$out/paged-ab.md"
+  ${PAGED_AB_ARGS:-} --markdown "$out/paged-ab.md"
 esac
 case ",$plan," in *,paged-ncu,*)
 metrics=gpu__time_duration.sum,sm__cycles_active.avg,sm__cycles_active.min,sm__cycles_active.max

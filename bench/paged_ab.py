@@ -10,7 +10,11 @@ rounds interleaved so that a clock dip does not pick a winner. Prints a
 table of time ratios to DeepGEMM and the geometric mean per variant.
 
     PYTHONPATH=/tmp/site python3 bench/paged_ab.py --variant "" \\
-        --variant KV_STAGES=3 [--cases 0,5] [--markdown F]
+        --variant KV_STAGES=3 [--cases 0,5] [--graph] [--markdown F]
+
+--graph times CUDA-graph replays of the calls instead (the kernels back
+to back without the host between them): where the eager ratio and the
+graph ratio differ, the difference is in the calls, not the kernels.
 """
 
 import argparse
@@ -131,6 +135,17 @@ def use_variant(text: str) -> None:
         del _cache._memory[key]  # loaded kernels are keyed by defines only
 
 
+def graph_of(fn, calls: int):
+    """A replay of `calls` calls of fn captured in one CUDA graph."""
+    fn()  # compiled and its plan recorded before the capture
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(calls):
+            fn()
+    return graph.replay
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", action="append", default=[],
@@ -140,6 +155,9 @@ def main() -> int:
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--markdown", help="write the table here too")
+    parser.add_argument("--graph", action="store_true",
+                        help="time CUDA-graph replays of --reps calls of each "
+                             "library (no host work between the kernels)")
     args = parser.parse_args()
     if deep_gemm is None:
         print("DeepGEMM is needed (PYTHONPATH)")
@@ -187,9 +205,12 @@ def main() -> int:
         t_dg = []
         for variant in variants:
             use_variant(variant)
-            t_theirs, t_ours = time_calls(
-                [calls[0], lambda: tilec_dg.fp8_fp4_paged_mqa_logits(**ours_args)],
-                args.reps, args.rounds)
+            fns = [calls[0], lambda: tilec_dg.fp8_fp4_paged_mqa_logits(**ours_args)]
+            if args.graph:
+                fns = [graph_of(fn, args.reps) for fn in fns]
+            t_theirs, t_ours = time_calls(fns, 1 if args.graph else args.reps, args.rounds)
+            if args.graph:
+                t_theirs, t_ours = t_theirs / args.reps, t_ours / args.reps
             t_dg.append(t_theirs)
             times.append(t_ours)
         dg = sorted(t_dg)[len(t_dg) // 2]
