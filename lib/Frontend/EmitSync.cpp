@@ -65,20 +65,8 @@ Val Emitter::emitSync(const CallExpr &call) {
                                "sync(grid, counter = X[i])");
     return Val::error();
   }
-  if (llvm::is_contained(kernel->regionKinds, "single_thread block")) {
-    error(call.getRange(), "a sync inside a single_thread block deadlocks: "
-                           "only one thread reaches it");
-    return Val::error();
-  }
-  if (kernel->currentRole && *scope != 2) {
-    error(call.getRange(),
-          llvm::Twine("a ") + (*scope == 0 ? "CTA" : "cluster") +
-              "-wide sync inside role '" + kernel->currentRole->name +
-              "' deadlocks: the other roles never reach it; use "
-              "sync(warpgroup) to sync this role's warpgroup");
-    note(kernel->currentRole->nameRange, "the role is declared here");
-    return Val::error();
-  }
+  // Where a sync deadlocks (in a role, in a single_thread block) is
+  // tile-verify-scopes' rule, reported at this line.
   tile::SyncOp::create(builder, loc(call.getLoc()),
                        static_cast<tile::SyncScope>(*scope),
                        /*barrier_id=*/nullptr);

@@ -19,8 +19,12 @@ def TileVerifyScopes : Pass<"tile-verify-scopes", "::mlir::tile::KernelOp"> {
       tile.sync cta
     }
     ```
-    After: `error: a CTA-wide sync inside role 'producer' deadlocks: the
-    other roles never reach it; use tile.sync warpgroup`.
+    After: `error: a cta-wide sync inside role 'producer' deadlocks: the
+    other roles never reach it; sync the role's warpgroup instead
+    (tile.sync warpgroup, sync(warpgroup) in a spec)`, with a note at the
+    role. This pass is the one place of the rule: the front end emits
+    `sync(...)` wherever it is written, and tilec reports this error at the
+    spec's line.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }

@@ -2,8 +2,9 @@
 // Each case puts an op where its scope cannot issue it.
 
 tile.kernel @cta_sync_in_role() attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-note @below {{the role is declared here}}
   tile.role "producer" warpgroups [1] warps [0] single_thread {
-    // expected-error @below {{'tile.sync' op a cta-wide sync inside role 'producer' deadlocks: the other roles never reach it; use tile.sync warpgroup}}
+    // expected-error @below {{'tile.sync' op a cta-wide sync inside role 'producer' deadlocks: the other roles never reach it; sync the role's warpgroup instead (tile.sync warpgroup, sync(warpgroup) in a spec)}}
     tile.sync cta
   }
 }
@@ -21,6 +22,7 @@ tile.kernel @cluster_sync_in_single_thread() attributes {target = #tile.target<s
 
 tile.kernel @grid_sync_in_role(%W: !tile.global<1xi32>) attributes {target = #tile.target<sm_90a>, warpgroups = 2 : i64, grid = #tile.grid_policy<persistent>} {
   %c0 = arith.constant 0 : i32
+  // expected-note @below {{the role is declared here}}
   tile.role "consumer" warpgroups [0] {
     // expected-error @below {{'tile.grid_sync' op a grid sync inside role 'consumer' deadlocks: the other roles never reach it}}
     tile.grid_sync %W[%c0] : !tile.global<1xi32>
