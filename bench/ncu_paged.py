@@ -24,7 +24,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec.deep_gemm as tilec_dg  # noqa: E402
 from py_mqa_bench import deep_gemm  # noqa: E402
-from py_paged_mqa_bench import PAGE, cases_of, make_inputs  # noqa: E402
+from py_paged_mqa_bench import call_args, cases_of, make_inputs  # noqa: E402
 from spec_variant import spec_variant  # noqa: E402
 from tilec import _paged_mqa  # noqa: E402
 
@@ -39,14 +39,8 @@ def main() -> int:
     torch.manual_seed(0)
     batch, next_n, heads, head_dim, average, dtype, clean, two_d = cases_of(False)[args.case]
     inputs = make_inputs(batch, next_n, heads, head_dim, average, two_d)
-    common = dict(q=(inputs["q"], None), kv_cache=inputs["cache"], weights=inputs["weights"],
-                  context_lens=inputs["lens"], block_table=inputs["block_table"],
-                  max_context_len=inputs["max_context_len"], clean_logits=clean,
-                  logits_dtype=dtype)
-    theirs = dict(common, schedule_meta=deep_gemm.get_paged_mqa_logits_metadata(
-        inputs["lens"], PAGE, deep_gemm.get_num_sms()))
-    ours = dict(common, schedule_meta=tilec_dg.get_paged_mqa_logits_metadata(
-        inputs["lens"], PAGE, tilec_dg.get_num_sms()))
+    theirs = call_args(inputs, clean, dtype, deep_gemm)
+    ours = call_args(inputs, clean, dtype, tilec_dg)
     deep_gemm.fp8_fp4_paged_mqa_logits(**theirs)
     tilec_dg.fp8_fp4_paged_mqa_logits(**ours)
     torch.cuda.synchronize()

@@ -31,11 +31,11 @@ from tilec.quant import calc_diff
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from py_mqa_bench import deep_gemm, time_calls  # noqa: E402
-from py_paged_mqa_bench import PAGE, cases_of, make_inputs, query_lens  # noqa: E402
+from py_paged_mqa_bench import call_args, cases_of, make_inputs, query_lens  # noqa: E402
+from spec_variant import variant_defines  # noqa: E402
 
-_library_kernel = _cache.get_kernel
+_extra = variant_defines(_paged_mqa.FAMILY)
 _library_text = _specs.spec_text
-_extra = {}
 _spec_file = [None]
 
 
@@ -63,25 +63,16 @@ def dynamic_tables(lens: torch.Tensor, num_sms: int, rows: int):
     device = lens.device
     longest = _paged_mqa._longest(lens).to(torch.int64).clamp(min=0)
     batches = longest.shape[0]
-    splits = ((longest + _paged_mqa.SPLIT_KV - 1) // _paged_mqa.SPLIT_KV).clamp(min=1)
-    ends = torch.cumsum(splits, 0)
+    ends = _paged_mqa.item_ends(lens)
     total = int(ends[-1])
     pool = min(total, rows)
     static = total - pool
-
-    def locate(items):
-        batch = torch.searchsorted(ends, items, right=True)
-        before = torch.where(batch > 0, ends[(batch - 1).clamp(min=0)], torch.zeros_like(batch))
-        return batch, items - before
-
-    sm = torch.arange(num_sms + 1, dtype=torch.int64, device=device)
-    per, rest = static // num_sms, static % num_sms
-    starts = sm * per + (sm - (num_sms - rest)).clamp(min=0)
-    batch, split = locate(starts)
+    batch, split = _paged_mqa.locate_items(
+        ends, _paged_mqa.share_items(static, num_sms, device))
     schedule = torch.stack([batch, split], 1).to(torch.int32).contiguous()
     items = static + torch.arange(rows, dtype=torch.int64, device=device)
     valid = items < total
-    batch, split = locate(items.clamp(max=max(total - 1, 0)))
+    batch, split = _paged_mqa.locate_items(ends, items.clamp(max=max(total - 1, 0)))
     pages = (longest[batch.clamp(max=batches - 1)] + 63) // 64
     table = torch.stack([torch.where(valid, batch, torch.full_like(batch, batches)),
                          torch.where(valid, split, 0), torch.where(valid, pages, 0),
@@ -101,26 +92,13 @@ def _launch_variant(plan, q, kv_cache, weights, context_lens, block_table,
         _dyn_tables[key] = (context_lens,) + dynamic_tables(
             context_lens, schedule_meta.shape[0] - 1, _dyn_rows[0])
     _, schedule, counters, table = _dyn_tables[key]
-    keys, scales = _paged_mqa._views_of(kv_cache, plan.head_dim)
     plan.kernel.set_persistent_limit(0)
-    plan.kernel.launch([
-        q.view(plan.rows * plan.heads, plan.head_dim), keys, scales,
-        weights.view(plan.batch, plan.next_n * plan.heads),
-        context_lens if plan.two_d else context_lens.view(plan.batch, 1),
-        block_table, schedule, logits, counters, table])
+    plan.kernel.launch(_paged_mqa.kernel_args(plan, q, kv_cache, weights, context_lens,
+                                              block_table, schedule, logits)
+                       + [counters, table])
 
 
 _paged_mqa._launch = _launch_variant
-
-
-def _with_variant(name, defines=(), device=None, problem=None):
-    if name == _paged_mqa.FAMILY and (_extra or _spec_file[0]):
-        defines = tuple(sorted({**dict(defines), **_extra}.items()))
-        problem = None  # compiled from its defines, not the library's table
-    return _library_kernel(name, defines, device, problem)
-
-
-_cache.get_kernel = _with_variant
 
 
 def use_variant(text: str) -> None:
@@ -175,19 +153,12 @@ def main() -> int:
     for index in picked:
         batch, next_n, heads, head_dim, average, dtype, clean, two_d = cases[index]
         inputs = make_inputs(batch, next_n, heads, head_dim, average, two_d)
-        args_common = dict(q=(inputs["q"], None), kv_cache=inputs["cache"],
-                           weights=inputs["weights"], context_lens=inputs["lens"],
-                           block_table=inputs["block_table"],
-                           max_context_len=inputs["max_context_len"],
-                           clean_logits=clean, logits_dtype=dtype)
-        dg_args = dict(args_common, schedule_meta=deep_gemm.get_paged_mqa_logits_metadata(
-            inputs["lens"], PAGE, deep_gemm.get_num_sms()))
-        ours_args = dict(args_common, schedule_meta=tilec_dg.get_paged_mqa_logits_metadata(
-            inputs["lens"], PAGE, tilec_dg.get_num_sms()))
+        dg_args = call_args(inputs, clean, dtype, deep_gemm)
+        ours_args = call_args(inputs, clean, dtype, tilec_dg)
         positions = torch.arange(inputs["max_context_len"], device="cuda")
         invalid = positions[None, :] >= query_lens(inputs["lens"], next_n)[:, None]
         theirs = deep_gemm.fp8_fp4_paged_mqa_logits(**dg_args).float().masked_fill(invalid, 0)
-        calls = [lambda: deep_gemm.fp8_fp4_paged_mqa_logits(**dg_args)]
+        dg_call = lambda: deep_gemm.fp8_fp4_paged_mqa_logits(**dg_args)  # noqa: E731
         cells = []
         for variant in variants:
             use_variant(variant)
@@ -205,7 +176,7 @@ def main() -> int:
         t_dg = []
         for variant in variants:
             use_variant(variant)
-            fns = [calls[0], lambda: tilec_dg.fp8_fp4_paged_mqa_logits(**ours_args)]
+            fns = [dg_call, lambda: tilec_dg.fp8_fp4_paged_mqa_logits(**ours_args)]
             if args.graph:
                 fns = [graph_of(fn, args.reps) for fn in fns]
             t_theirs, t_ours = time_calls(fns, 1 if args.graph else args.reps, args.rounds)

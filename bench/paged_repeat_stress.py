@@ -22,7 +22,7 @@ import tilec.deep_gemm as tilec_dg
 from tilec import _paged_mqa
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from py_paged_mqa_bench import PAGE, make_inputs, query_lens  # noqa: E402
+from py_paged_mqa_bench import call_args, make_inputs, query_lens  # noqa: E402
 from spec_variant import spec_variant  # noqa: E402
 
 DTYPES = {"bf16": torch.bfloat16, "f32": torch.float32}
@@ -39,12 +39,7 @@ def parse_case(text: str):
 
 def stress(batch, next_n, heads, head_dim, average, dtype, calls: int) -> str:
     inputs = make_inputs(batch, next_n, heads, head_dim, average, True)
-    args = dict(q=(inputs["q"], None), kv_cache=inputs["cache"], weights=inputs["weights"],
-                context_lens=inputs["lens"], block_table=inputs["block_table"],
-                max_context_len=inputs["max_context_len"], clean_logits=False,
-                logits_dtype=dtype,
-                schedule_meta=tilec_dg.get_paged_mqa_logits_metadata(
-                    inputs["lens"], PAGE, tilec_dg.get_num_sms()))
+    args = call_args(inputs, False, dtype, tilec_dg)
     positions = torch.arange(inputs["max_context_len"], device="cuda")
     invalid = positions[None, :] >= query_lens(inputs["lens"], next_n)[:, None]
     first = tilec_dg.fp8_fp4_paged_mqa_logits(**args).masked_fill(invalid, 0)

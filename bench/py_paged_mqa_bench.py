@@ -91,6 +91,19 @@ def make_inputs(batch, next_n, heads, head_dim, average, two_d):
                 max_context_len=max_pages * PAGE)
 
 
+def call_args(inputs, clean: bool, dtype, library=None) -> dict:
+    """fp8_fp4_paged_mqa_logits' arguments for make_inputs' inputs, with the
+    schedule of `library` (tilec.deep_gemm or DeepGEMM; None: without one)."""
+    args = dict(q=(inputs["q"], None), kv_cache=inputs["cache"], weights=inputs["weights"],
+                context_lens=inputs["lens"], block_table=inputs["block_table"],
+                max_context_len=inputs["max_context_len"], clean_logits=clean,
+                logits_dtype=dtype)
+    if library is not None:
+        args["schedule_meta"] = library.get_paged_mqa_logits_metadata(
+            inputs["lens"], PAGE, library.get_num_sms())
+    return args
+
+
 def query_lens(lens: torch.Tensor, next_n: int) -> torch.Tensor:
     """Each query's context length, [B * next_n] (the 1-D form: query j of
     batch b sees lens[b] - next_n + j + 1 keys)."""
@@ -150,13 +163,8 @@ def graph_check(inputs, args, next_n) -> bool:
 
 def run_case(batch, next_n, heads, head_dim, average, dtype, clean, two_d, reps):
     inputs = make_inputs(batch, next_n, heads, head_dim, average, two_d)
-    num_sms = tilec_dg.get_num_sms()
-    args = dict(q=(inputs["q"], None), kv_cache=inputs["cache"], weights=inputs["weights"],
-                context_lens=inputs["lens"], block_table=inputs["block_table"],
-                max_context_len=inputs["max_context_len"], clean_logits=clean,
-                logits_dtype=dtype)
-    ours_args = dict(args, schedule_meta=tilec_dg.get_paged_mqa_logits_metadata(
-        inputs["lens"], PAGE, num_sms))
+    args = call_args(inputs, clean, dtype)
+    ours_args = call_args(inputs, clean, dtype, tilec_dg)
     ours = tilec_dg.fp8_fp4_paged_mqa_logits(**ours_args)
     positions = torch.arange(inputs["max_context_len"], device="cuda")
     invalid = positions[None, :] >= query_lens(inputs["lens"], next_n)[:, None]
@@ -173,8 +181,7 @@ def run_case(batch, next_n, heads, head_dim, average, dtype, clean, two_d, reps)
     # DeepGEMM's SM90 API: 2-D context lengths only, and clean_logits only
     # with the 1-D form.
     if deep_gemm is not None and two_d and not clean:
-        dg_args = dict(args, schedule_meta=deep_gemm.get_paged_mqa_logits_metadata(
-            inputs["lens"], PAGE, deep_gemm.get_num_sms()))
+        dg_args = call_args(inputs, clean, dtype, deep_gemm)
         theirs = deep_gemm.fp8_fp4_paged_mqa_logits(**dg_args)
         dg_diff = calc_diff(ours.float().masked_fill(invalid, 0),
                             theirs.float().masked_fill(invalid, 0))

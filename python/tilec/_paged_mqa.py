@@ -104,29 +104,47 @@ def _longest(context_lens: torch.Tensor) -> torch.Tensor:
     return context_lens
 
 
+def item_ends(context_lens: torch.Tensor) -> torch.Tensor:
+    """Each batch's work items' end in the batch-major numbering ([B],
+    int64, inclusive running sum): its splits of SPLIT_KV keys of its
+    longest query's context, at least one."""
+    longest = _longest(context_lens).to(torch.int64).clamp(min=0)
+    splits = ((longest + SPLIT_KV - 1) // SPLIT_KV).clamp(min=1)
+    return torch.cumsum(splits, 0)
+
+
+def locate_items(ends: torch.Tensor, items: torch.Tensor):
+    """The (batch, split) of each item index (item_ends' numbering); an
+    index past the last item gives batch B."""
+    batch = torch.searchsorted(ends, items, right=True)  # 0..B
+    before = torch.where(batch > 0, ends[(batch - 1).clamp(min=0)],
+                         torch.zeros_like(batch))
+    return batch, items - before
+
+
+def share_items(total, num_sms: int, device) -> torch.Tensor:
+    """The first item of each of num_sms + 1 parts of `total` items (the
+    last: total): SM i of n starts at i * q + max(i - (n - r), 0) for
+    q, r = total divmod n, so the first n - r SMs take q items and the
+    others q + 1, as DeepGEMM's."""
+    sm = torch.arange(num_sms + 1, dtype=torch.int64, device=device)
+    per_sm, rest = total // num_sms, total % num_sms
+    return sm * per_sm + (sm - (num_sms - rest)).clamp(min=0)
+
+
 def schedule(context_lens: torch.Tensor, num_sms: int) -> torch.Tensor:
     """The schedule (see the module's doc) of checked context lengths, with
-    torch ops only: each batch's splits, their running sum, each SM's first
-    item (SM i of n starts at i * q + max(i - (n - r), 0) for q, r = total
-    divmod n: the first n - r SMs take q items, the others q + 1, as
-    DeepGEMM's) and the batch and split it falls in."""
+    torch ops only: each batch's items (item_ends), each SM's first item
+    (share_items) and the batch and split it falls in (locate_items)."""
     device = context_lens.device
     batches = context_lens.shape[0]
     result = torch.zeros(num_sms + 1, 2, dtype=torch.int32, device=device)
     if batches == 0:
         return result
-    longest = _longest(context_lens).to(torch.int64).clamp(min=0)
-    splits = ((longest + SPLIT_KV - 1) // SPLIT_KV).clamp(min=1)
-    ends = torch.cumsum(splits, 0)                       # inclusive, [B]
-    total = ends[-1]
-    sm = torch.arange(num_sms + 1, dtype=torch.int64, device=device)
-    per_sm, rest = total // num_sms, total % num_sms
-    starts = sm * per_sm + (sm - (num_sms - rest)).clamp(min=0)
-    batch = torch.searchsorted(ends, starts, right=True)  # 0..B
-    before = torch.where(batch > 0, ends[(batch - 1).clamp(min=0)],
-                         torch.zeros_like(batch))
+    ends = item_ends(context_lens)
+    batch, split = locate_items(ends, share_items(ends[-1], num_sms, device))
     result[:, 0] = batch.to(torch.int32)
-    result[:, 1] = (starts - before).to(torch.int32)
+    result[:, 1] = split.to(torch.int32)
     return result
 
 
@@ -221,15 +239,21 @@ def _logits_buffer(rows: int, max_context_len: int, logits_dtype, device):
     return buffer[:, :max_context_len]
 
 
+def kernel_args(plan: _Plan, q, kv_cache, weights, context_lens, block_table,
+                schedule_meta, logits) -> list:
+    """The kernel's arguments, in the spec's order, for a call's tensors."""
+    keys, scales = _views_of(kv_cache, plan.head_dim)
+    return [q.view(plan.rows * plan.heads, plan.head_dim), keys, scales,
+            weights.view(plan.batch, plan.next_n * plan.heads),
+            context_lens if plan.two_d else context_lens.view(plan.batch, 1),
+            block_table, schedule_meta, logits]
+
+
 def _launch(plan: _Plan, q, kv_cache, weights, context_lens, block_table,
             schedule_meta, logits) -> None:
-    keys, scales = _views_of(kv_cache, plan.head_dim)
     plan.kernel.set_persistent_limit(_gemm._num_sms_override or 0)
-    plan.kernel.launch([
-        q.view(plan.rows * plan.heads, plan.head_dim), keys, scales,
-        weights.view(plan.batch, plan.next_n * plan.heads),
-        context_lens if plan.two_d else context_lens.view(plan.batch, 1),
-        block_table, schedule_meta, logits])
+    plan.kernel.launch(kernel_args(plan, q, kv_cache, weights, context_lens,
+                                   block_table, schedule_meta, logits))
 
 
 def paged_mqa_logits(fn: str, q, q_sf, kv_cache, weights, context_lens,
