@@ -26,7 +26,7 @@ import time
 import torch
 
 import tilec.deep_gemm as tilec_dg
-from tilec import _cache, _paged_mqa, _specs
+from tilec import _cache, _gemm, _paged_mqa, _specs
 from tilec.quant import calc_diff
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -52,8 +52,8 @@ _specs.spec_text = _variant_text
 # draft): the last R work items are handed out at run time from a global
 # counter; S covers the rest, as the library's schedule does all of them.
 _dyn_rows = [0]
+_dyn_pool = [None]  # `pool=N`: POOL[0] capped at N (a debugging aid: items past it are skipped)
 _dyn_tables = {}
-_library_launch = _paged_mqa._launch
 
 
 def dynamic_tables(lens: torch.Tensor, num_sms: int, rows: int):
@@ -77,28 +77,63 @@ def dynamic_tables(lens: torch.Tensor, num_sms: int, rows: int):
     table = torch.stack([torch.where(valid, batch, torch.full_like(batch, batches)),
                          torch.where(valid, split, 0), torch.where(valid, pages, 0),
                          torch.zeros_like(batch)], 1).to(torch.int32).contiguous()
+    if _dyn_pool[0] is not None:
+        pool = min(pool, _dyn_pool[0])
     counters = torch.tensor([pool, 0, 0, 0], dtype=torch.int32, device=device)
     return schedule, counters, table
 
 
-def _launch_variant(plan, q, kv_cache, weights, context_lens, block_table,
-                    schedule_meta, logits):
-    if not _dyn_rows[0]:
-        return _library_launch(plan, q, kv_cache, weights, context_lens, block_table,
-                               schedule_meta, logits)
+def plan_views(arg_map, tensors):
+    """The torch views that a dispatcher arg map (_paged_mqa._arg_map) makes
+    of `tensors`, in the kernel's argument order."""
+    views = []
+    for entry in arg_map:
+        base = tensors[entry[0]]
+        if len(entry) == 2:
+            views.append(base)
+            continue
+        _, _, dtype, shape, strides, offset = entry
+        torch_dtype = {"e4m3": torch.float8_e4m3fn, "f32": torch.float32,
+                       "i32": torch.int32}[dtype]
+        size = torch_dtype.itemsize
+        # Bytes of the storage, then the view (its last dim contiguous) as
+        # bytes reinterpreted.
+        raw = torch.empty(0, dtype=torch.uint8, device=base.device).set_(
+            base.untyped_storage())
+        start = base.storage_offset() * base.element_size() + offset
+        as_bytes = raw.as_strided(tuple(shape[:-1]) + (shape[-1] * size,),
+                                  tuple(t * size for t in strides[:-1]) + (1,), start)
+        views.append(as_bytes.view(torch_dtype))
+    return views
+
+
+def dynamic_call(q, kv_cache, weights, context_lens, block_table, schedule_meta,
+                 max_context_len, clean_logits, logits_dtype):
+    """The run-time tail variant's call: the library's kernel arguments
+    (its plan's views) and POOL and TAB, launched from Python."""
+    q = q[0]
     key = (id(context_lens), _dyn_rows[0])
     if key not in _dyn_tables:
         _dyn_tables.clear()
         _dyn_tables[key] = (context_lens,) + dynamic_tables(
             context_lens, schedule_meta.shape[0] - 1, _dyn_rows[0])
     _, schedule, counters, table = _dyn_tables[key]
-    plan.kernel.set_persistent_limit(0)
-    plan.kernel.launch(_paged_mqa.kernel_args(plan, q, kv_cache, weights, context_lens,
-                                              block_table, schedule, logits)
-                       + [counters, table])
+    kernel = _cache.get_kernel(_paged_mqa.FAMILY, _paged_mqa.kernel_defines(
+        q, context_lens, clean_logits, logits_dtype))
+    kernel.set_persistent_limit(0)
+    logits = _paged_mqa._logits_buffer(q.shape[0] * q.shape[1], max_context_len,
+                                       logits_dtype, q.device)
+    tensors = (q, kv_cache, weights, context_lens, block_table, schedule, logits)
+    kernel.launch(plan_views(_paged_mqa._arg_map(q, kv_cache, context_lens), tensors)
+                  + [counters, table])
+    return logits
 
 
-_paged_mqa._launch = _launch_variant
+def ours(args):
+    """The variant's call on fp8_fp4_paged_mqa_logits' arguments."""
+    if _dyn_rows[0]:
+        return dynamic_call(**args)
+    return tilec_dg.fp8_fp4_paged_mqa_logits(**args)
 
 
 def use_variant(text: str) -> None:
@@ -106,9 +141,12 @@ def use_variant(text: str) -> None:
     items = dict(item.split("=", 1) for item in text.split())
     _spec_file[0] = items.pop("spec", None)
     _dyn_rows[0] = int(items.pop("dyn", 0))
+    _dyn_pool[0] = int(items["pool"]) if "pool" in items else None
+    items.pop("pool", None)
     _extra.clear()
     _extra.update(items)
-    _paged_mqa._plans.clear()  # the recorded plans hold the previous kernel
+    for key in [k for k in _gemm._dispatchers if k[0] == _paged_mqa.FAMILY]:
+        del _gemm._dispatchers[key]  # the recorded plans hold the previous kernel
     for key in [k for k in _cache._memory if k[0] == _paged_mqa.FAMILY]:
         del _cache._memory[key]  # loaded kernels are keyed by defines only
 
@@ -162,21 +200,21 @@ def main() -> int:
         cells = []
         for variant in variants:
             use_variant(variant)
-            ours = tilec_dg.fp8_fp4_paged_mqa_logits(**ours_args)
-            diff = calc_diff(ours.float().masked_fill(invalid, 0), theirs)
-            again = tilec_dg.fp8_fp4_paged_mqa_logits(**ours_args)  # a second launch
+            result = ours(ours_args)
+            diff = calc_diff(result.float().masked_fill(invalid, 0), theirs)
+            again = ours(ours_args)  # a second launch
             diff = max(diff, calc_diff(again.float().masked_fill(invalid, 0), theirs))
             ok = diff < 1e-3
             failures += not ok
             cells.append("" if ok else f" FAIL diff {diff:.1e}")
-        del theirs, ours, again
+        del theirs, result, again
         # One process, one variant at a time: each timed with its own plan
         # (the recorded plans are per variant), DeepGEMM's before each.
         times = []
         t_dg = []
         for variant in variants:
             use_variant(variant)
-            fns = [dg_call, lambda: tilec_dg.fp8_fp4_paged_mqa_logits(**ours_args)]
+            fns = [dg_call, lambda: ours(ours_args)]
             if args.graph:
                 fns = [graph_of(fn, args.reps) for fn in fns]
             t_theirs, t_ours = time_calls(fns, 1 if args.graph else args.reps, args.rounds)

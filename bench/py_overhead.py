@@ -128,9 +128,10 @@ def paged_mqa_inputs(device):
 
 def paged_host_paths(args, gpu):
     """The paged MQA call's host paths, interleaved on the same inputs: the
-    checks on every call (its plans dropped before each), the recorded plan
-    with the cache's views taken each call, the plan with the kept views."""
-    from tilec import _paged_mqa
+    checks on every call (its dispatcher plans dropped before each), and
+    the recorded plan (tilec._C.Dispatcher: what every call after the first
+    takes)."""
+    from tilec import _gemm
     device = "cuda" if gpu else "cpu"
     sync = torch.cuda.synchronize if gpu else (lambda: None)
     paged = paged_mqa_inputs(device)
@@ -140,15 +141,11 @@ def paged_host_paths(args, gpu):
         tdg.fp8_fp4_paged_mqa_logits(schedule_meta=meta, **paged)
 
     def checked():
-        _paged_mqa._plans.clear()
-        _paged_mqa._cache_views.clear()
+        for key in [k for k in _gemm._dispatchers if k[0] == "paged_mqa_logits"]:
+            del _gemm._dispatchers[key]
         call()
-
-    def planned():
-        _paged_mqa._cache_views.clear()
-        call()
-    variants = [("checked on every call", checked), ("plan, the views each call", planned),
-                ("plan and kept views (every call after the first)", call)]
+    variants = [("checked on every call", checked),
+                ("the recorded plan (every call after the first)", call)]
     samples = {name: [] for name, _ in variants}
     call()
     sync()

@@ -8,10 +8,15 @@
 
 namespace tilec::python {
 
-Dispatcher::Dispatcher(size_t inputs) : numInputs(inputs) {
+Dispatcher::Dispatcher(size_t inputs, size_t keyed)
+    : numInputs(inputs), numKeyed(keyed == 0 ? inputs : keyed) {
   if (inputs == 0 || inputs > kMaxInputs)
     throw std::invalid_argument("a dispatcher takes 1 to " +
                                 std::to_string(kMaxInputs) + " tensors");
+  if (numKeyed > inputs)
+    throw std::invalid_argument("a dispatcher's signature covers at most its " +
+                                std::to_string(inputs) + " tensors, got " +
+                                std::to_string(keyed));
 }
 
 bool Dispatcher::Key::operator==(const Key &other) const {
@@ -38,6 +43,8 @@ bool Dispatcher::readInputs(PyObject *const *tensors, size_t count,
     TensorInfo &info = infos[i];
     if (!bridge.read(tensors[i], info))
       return false;
+    if (i >= numKeyed)
+      continue;
     // dtype, device and rank in one word, then the sizes and strides.
     key.words[key.length++] = int64_t(info.dtype) |
                               (int64_t(info.device + 1) << 8) |
@@ -53,9 +60,15 @@ bool Dispatcher::readInputs(PyObject *const *tensors, size_t count,
 namespace {
 
 /// Writes tensor \p info into \p arg as \p source says: transposed, with
-/// leading dims of size 1 (whose strides span the whole tensor).
+/// leading dims of size 1 (whose strides span the whole tensor), or as the
+/// view the plan recorded at an offset from its address.
 void setTensorArg(rt::Arg &arg, const TensorInfo &info,
                   const Dispatcher::PlanArg &source) {
+  if (source.view) {
+    arg = source.scalar;
+    arg.data = info.data + source.scalar.data;
+    return;
+  }
   const uint32_t ones = source.leadingOnes;
   arg.data = info.data;
   arg.dtype = info.dtype;
@@ -87,16 +100,22 @@ bool Dispatcher::sameKernels(const Plan &a, const Plan &b) {
   return true;
 }
 
+Dispatcher::Plan *Dispatcher::findPlan(PyObject *const *tensors, size_t count,
+                                       TensorInfo *infos) {
+  Key key;
+  if (!readInputs(tensors, count, infos, key))
+    return nullptr;
+  auto found = plans.find(key);
+  return found == plans.end() ? nullptr : &found->second;
+}
+
 bool Dispatcher::launch(PyObject *const *tensors, size_t count,
                         bool evenIfRetired) {
   TensorInfo infos[kMaxInputs];
-  Key key;
-  if (!readInputs(tensors, count, infos, key))
+  Plan *found = findPlan(tensors, count, infos);
+  if (!found)
     return false;
-  auto found = plans.find(key);
-  if (found == plans.end())
-    return false;
-  Plan &plan = found->second;
+  Plan &plan = *found;
   if (!evenIfRetired && plan.retired &&
       plan.retired->load(std::memory_order_acquire))
     return false;
@@ -111,17 +130,34 @@ bool Dispatcher::launch(PyObject *const *tensors, size_t count,
       return false; // a new stream: the slow path adds its workspace
   }
   for (PlannedStep &planned : plan.steps) {
-    const Step &step = planned.step;
-    size_t numArgs = step.args.size();
-    for (size_t i = 0; i < numArgs; ++i) {
-      const PlanArg &source = step.args[i];
-      if (source.input == kWorkspace)
-        planned.scratch[i] = *workspace;
-      else if (source.input >= 0)
-        setTensorArg(planned.scratch[i], infos[source.input], source);
-    }
-    launchOn(step.kernel, planned.scratch.data(), numArgs, stream);
+    fillArgs(planned, infos, workspace);
+    launchOn(planned.step.kernel, planned.scratch.data(),
+             planned.step.args.size(), stream);
   }
+  return true;
+}
+
+void Dispatcher::fillArgs(PlannedStep &planned, const TensorInfo *infos,
+                          const rt::Arg *workspace) {
+  const Step &step = planned.step;
+  for (size_t i = 0, e = step.args.size(); i < e; ++i) {
+    const PlanArg &source = step.args[i];
+    if (source.input == kWorkspace && workspace)
+      planned.scratch[i] = *workspace;
+    else if (source.input >= 0)
+      setTensorArg(planned.scratch[i], infos[source.input], source);
+  }
+}
+
+bool Dispatcher::firstArgs(PyObject *const *tensors, size_t count,
+                           std::vector<rt::Arg> &args) {
+  TensorInfo infos[kMaxInputs];
+  Plan *found = findPlan(tensors, count, infos);
+  if (!found)
+    return false;
+  PlannedStep &first = found->steps.front();
+  fillArgs(first, infos, nullptr);
+  args = first.scratch;
   return true;
 }
 

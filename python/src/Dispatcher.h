@@ -51,19 +51,23 @@ private:
 class Dispatcher {
 public:
   /// Most tensors one entry point takes.
-  static constexpr size_t kMaxInputs = 6;
+  static constexpr size_t kMaxInputs = 8;
   /// Plans kept before the table starts over (a bound, never reached by a
   /// model's fixed set of shapes).
   static constexpr size_t kMaxPlans = 8192;
 
   /// One kernel argument: input \p input (its last two dims swapped when
   /// \p transpose, then \p leadingOnes dims of size 1 put in front: a
-  /// [M, K] tensor for a kernel's [1, M, K] argument), the plan's workspace
-  /// (input == kWorkspace), or, when input < 0 otherwise, the constant
-  /// scalar \p scalar.
+  /// [M, K] tensor for a kernel's [1, M, K] argument; or, with \p view, the
+  /// view that \p scalar holds: its dtype, rank, sizes and strides, and in
+  /// its data a byte offset from the input's address -- a reshape or a
+  /// reinterpretation that the signature fixes, such as the paged MQA
+  /// cache's keys and scales), the plan's workspace (input == kWorkspace),
+  /// or, when input < 0 otherwise, the constant scalar \p scalar.
   struct PlanArg {
     int32_t input = -1;
     bool transpose = false;
+    bool view = false;
     uint32_t leadingOnes = 0;
     rt::Arg scalar;
   };
@@ -75,7 +79,11 @@ public:
     std::vector<PlanArg> args;
   };
 
-  explicit Dispatcher(size_t inputs);
+  /// \p inputs tensors a call; the first \p keyed of them (0: all) make
+  /// the signature, the others (an output the caller allocates to a size
+  /// that the keyed ones and a number fix, such as the paged MQA logits
+  /// for a growing max_context_len) are read per call and never keyed.
+  explicit Dispatcher(size_t inputs, size_t keyed = 0);
 
   size_t inputs() const { return numInputs; }
   size_t size() const { return plans.size(); }
@@ -88,6 +96,12 @@ public:
   /// just recorded, whose better kernel may have become ready meanwhile.
   bool launch(PyObject *const *tensors, size_t count,
               bool evenIfRetired = false);
+
+  /// The arguments that the first kernel of the plan of these tensors'
+  /// signature would take (a workspace argument left unset), for tests and
+  /// tools; false when there is no plan.
+  bool firstArgs(PyObject *const *tensors, size_t count,
+                 std::vector<rt::Arg> &args);
 
   /// Records \p steps (run in order) for the signature of \p tensors.
   /// With \p workspace (a tensor the steps' kWorkspace arguments name), the
@@ -126,6 +140,14 @@ private:
     std::shared_ptr<const std::atomic<bool>> retired;
   };
 
+  /// Reads the inputs into \p infos and finds their signature's plan;
+  /// null when there is none or an input is not readable.
+  Plan *findPlan(PyObject *const *tensors, size_t count, TensorInfo *infos);
+
+  /// Writes the call's tensors into \p planned's argument array.
+  static void fillArgs(PlannedStep &planned, const TensorInfo *infos,
+                       const rt::Arg *workspace);
+
   /// Whether two plans run the same kernels in the same order.
   static bool sameKernels(const Plan &a, const Plan &b);
 
@@ -134,6 +156,7 @@ private:
                   Key &key) const;
 
   size_t numInputs;
+  size_t numKeyed;
   std::unordered_map<Key, Plan, KeyHash> plans;
 };
 

@@ -17,6 +17,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace nb = nanobind;
@@ -152,6 +153,39 @@ void launchValues(const KernelRef &kernel, nb::sequence values,
                static_cast<uintptr_t>(nb::cast<uint64_t>(stream))));
 }
 
+/// A plan argument (input, "view", dtype, sizes, strides, byte offset): the
+/// input seen as that view, its address moved by the offset.
+Dispatcher::PlanArg toViewArg(size_t position, nb::tuple entry) {
+  auto fail = [&](const std::string &what) {
+    return nb::value_error(
+        ("plan argument " + std::to_string(position) + ": " + what).c_str());
+  };
+  if (!nb::isinstance<nb::str>(entry[1]) ||
+      nb::cast<std::string>(entry[1]) != "view")
+    throw fail("a 6-tuple is (input, 'view', dtype, sizes, strides, byte "
+               "offset)");
+  std::string name = nb::cast<std::string>(entry[2]);
+  std::optional<bundle::DType> dtype = bundle::parseDType(name);
+  if (!dtype)
+    throw fail("unknown tilec dtype '" + name + "'");
+  auto shape = nb::cast<std::vector<int64_t>>(entry[3]);
+  auto strides = nb::cast<std::vector<int64_t>>(entry[4]);
+  int64_t offset = nb::cast<int64_t>(entry[5]);
+  if (shape.size() != strides.size() || shape.empty() ||
+      shape.size() > bundle::kMaxRank)
+    throw fail("a view has 1 to " + std::to_string(bundle::kMaxRank) +
+               " dims, as many strides as sizes");
+  if (offset < 0)
+    throw fail("a view's byte offset must not be negative, got " +
+               std::to_string(offset));
+  Dispatcher::PlanArg arg;
+  arg.input = nb::cast<int>(entry[0]);
+  arg.view = true;
+  arg.scalar = rt::Arg::tensor(uint64_t(offset), *dtype, uint32_t(shape.size()),
+                               shape.data(), strides.data());
+  return arg;
+}
+
 std::vector<Dispatcher::PlanArg> toPlanArgs(const bundle::Kernel &meta,
                                             nb::list argMap) {
   std::vector<Dispatcher::PlanArg> args;
@@ -164,6 +198,8 @@ std::vector<Dispatcher::PlanArg> toPlanArgs(const bundle::Kernel &meta,
                                ": the only named source is 'workspace'")
                                   .c_str());
       arg.input = Dispatcher::kWorkspace;
+    } else if (nb::isinstance<nb::tuple>(entry) && nb::len(entry) == 6) {
+      arg = toViewArg(i, nb::cast<nb::tuple>(entry));
     } else if (nb::isinstance<nb::tuple>(entry) && nb::len(entry) == 3) {
       auto triple = nb::cast<std::tuple<int, bool, unsigned>>(entry);
       arg.input = std::get<0>(triple);
@@ -436,7 +472,9 @@ NB_MODULE(_C, m) {
       .def_prop_ro("is_set", &RetireFlag::isSet);
 
   nb::class_<Dispatcher>(m, "Dispatcher")
-      .def(nb::init<size_t>(), "inputs"_a)
+      .def(nb::init<size_t, size_t>(), "inputs"_a, "keyed"_a = 0,
+           "A dispatcher of calls of `inputs` tensors whose first `keyed` "
+           "(0: all) make the signature that finds a plan.")
       .def(
           "launch",
           [](Dispatcher &d, nb::args tensors) {
@@ -473,12 +511,38 @@ NB_MODULE(_C, m) {
           "workspace"_a = nb::none(), "retire"_a = nb::none(),
           "Records `kernel` for the signature of `tensors`; arg_map has one "
           "entry per kernel argument: (input index, transposed), (input "
-          "index, transposed, leading dims of 1 to add), a constant "
+          "index, transposed, leading dims of 1 to add), (input index, "
+          "'view', tilec dtype, sizes, strides, byte offset) for a view of "
+          "the input that its signature fixes, a constant "
           "number, or 'workspace'. `then`: (kernel, arg_map) pairs launched "
           "after it, in order. `workspace`: the tensor 'workspace' names, "
           "for calls on torch's current stream (a plan keeps one per "
           "stream; a stream without one takes the slow path). `retire`: "
           "a RetireFlag; once it is set the plan's calls miss.")
+      .def(
+          "first_args",
+          [](Dispatcher &d, nb::args tensors) -> nb::object {
+            std::vector<rt::Arg> args;
+            if (!d.firstArgs(&PyTuple_GET_ITEM(tensors.ptr(), 0),
+                             size_t(PyTuple_GET_SIZE(tensors.ptr())), args))
+              return nb::none();
+            nb::list out;
+            for (const rt::Arg &arg : args) {
+              if (arg.kind != rt::Arg::Kind::Tensor) {
+                out.append(nb::none());
+                continue;
+              }
+              std::vector<int64_t> shape(arg.shape, arg.shape + arg.rank);
+              std::vector<int64_t> strides(arg.strides, arg.strides + arg.rank);
+              out.append(nb::make_tuple(
+                  arg.data, std::string(toString(arg.dtype)),
+                  nb::tuple(nb::cast(shape)), nb::tuple(nb::cast(strides))));
+            }
+            return out;
+          },
+          "The first kernel's arguments for a call of these tensors, as "
+          "(address, tilec dtype, shape, strides) per tensor argument (None "
+          "for a scalar), or None when no plan has their signature.")
       .def("clear", &Dispatcher::clear)
       .def("__len__", &Dispatcher::size)
       .def_prop_ro("inputs", &Dispatcher::inputs);

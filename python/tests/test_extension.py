@@ -174,6 +174,35 @@ class ExtensionTest(CacheDirTest):
         with self.assertRaisesRegex(ValueError, "argument 'Y'"):
             dispatcher.launch(x, x)
 
+    def test_dispatcher_views_and_unkeyed_inputs(self):
+        # (input, 'view', dtype, sizes, strides, byte offset): the input seen
+        # as that view (the paged MQA cache's keys and scales); inputs past
+        # `keyed` are read per call but left out of the signature.
+        kernel = self.C.Bundle(self.bundle).kernel()
+        dispatcher = self.C.Dispatcher(2, keyed=1)
+        flat = torch.empty(64 * 128 + 128, dtype=torch.bfloat16)
+        y = torch.empty(64, 128, dtype=torch.bfloat16)
+        view = (0, "view", "bf16", (64, 128), (128, 1), 256)
+        dispatcher.add((flat, y), kernel, [view, (1, False)])
+        args = dispatcher.first_args(flat, y)
+        self.assertEqual(args[0], (flat.data_ptr() + 256, "bf16", (64, 128), (128, 1)))
+        self.assertEqual(args[1], (y.data_ptr(), "bf16", (64, 128), (128, 1)))
+        self.assertTrue(dispatcher.launch(flat, y))
+        # Y is not keyed: another one finds the plan, and the runtime checks it.
+        with self.assertRaisesRegex(ValueError, "argument 'Y'"):
+            dispatcher.launch(flat, y.half())
+        self.assertIsNone(dispatcher.first_args(flat[1:], y), "another signature")
+        bad = [((0, "vue", "bf16", (64, 128), (128, 1), 0), "a 6-tuple is \\(input, 'view', dtype, sizes, strides, byte offset\\)"),
+               ((0, "view", "bf17", (64, 128), (128, 1), 0), "unknown tilec dtype 'bf17'"),
+               ((0, "view", "bf16", (64, 128), (1,), 0), "a view has 1 to 8 dims, as many strides as sizes"),
+               ((0, "view", "bf16", (64, 128), (128, 1), -2), "a view's byte offset must not be negative, got -2")]
+        for entry, message in bad:
+            with self.subTest(message=message):
+                with self.assertRaisesRegex(ValueError, "plan argument 0: " + message):
+                    dispatcher.add((flat, y), kernel, [entry, (1, False)])
+        with self.assertRaisesRegex(ValueError, "covers at most its 2 tensors, got 3"):
+            self.C.Dispatcher(2, keyed=3)
+
     def test_dispatcher_plans_of_two_kernels_and_a_workspace(self):
         # The copy kernel twice: X -> workspace, then workspace -> Y (a dry
         # run checks each launch's arguments against its kernel).

@@ -21,7 +21,7 @@ from tilec_test_support import needs_compiler, needs_extension, needs_torch, tor
 
 if torch is not None:
     import tilec.deep_gemm as dg
-    from tilec import _cache, _paged_mqa
+    from tilec import _cache, _gemm, _paged_mqa
 
 FP8 = torch.float8_e4m3fn if torch else None
 SPLIT = 256
@@ -140,19 +140,32 @@ class ScheduleTest(unittest.TestCase):
             dg.get_paged_mqa_logits_metadata(lens, 64, 4, indices=torch.zeros(4, dtype=torch.int32))
 
 
-def launched(call):
-    """(result, [(family, defines, launch arguments)] of each launch)."""
-    seen = []
+def paged_dispatchers():
+    return [d for key, d in _gemm._dispatchers.items() if key[0] == "paged_mqa_logits"]
+
+
+def launched(call, tensors):
+    """(result, [(family, defines, args)]): the kernel the call looked up
+    and the first kernel's arguments of the dispatcher plan recorded for
+    `tensors` and the result (its first logits), as the plan launches them ((address, tilec
+    dtype, shape, strides) each); [] when no plan was recorded (nothing
+    launched). The paged plans are dropped first: the call is checked."""
+    for key in [k for k in _gemm._dispatchers if k[0] == "paged_mqa_logits"]:
+        del _gemm._dispatchers[key]
+    looked = []
     real = _cache.get_kernel
-    _paged_mqa._plans.clear()   # each call checked, its kernel from the spy
 
     def spy(family, defines, *args, **kw):
-        kernel = real(family, defines, *args, **kw)
-        return mock.Mock(
-            launch=lambda values: seen.append((family, dict(defines), values)) or kernel.launch(values),
-            set_persistent_limit=kernel.set_persistent_limit)
+        looked.append((family, dict(defines)))
+        return real(family, defines, *args, **kw)
     with mock.patch.object(_cache, "get_kernel", side_effect=spy):
         result = call()
+    logits = result[0] if isinstance(result, tuple) else result
+    seen = []
+    for target in paged_dispatchers():
+        args = target.first_args(*tensors, logits)
+        if args is not None:
+            seen.append(looked[-1] + (args,))
     return result, seen
 
 
@@ -166,7 +179,10 @@ class DryRunTest(Base):
         args.update(changes)
         args["schedule_meta"] = dg.get_paged_mqa_logits_metadata(args["context_lens"], 64, 132)
         function = function or dg.fp8_fp4_paged_mqa_logits
-        return launched(lambda: function((q, None) if q_pair else q, max_context_len=max_context_len, **args))
+        tensors = (q, args["kv_cache"], args["weights"], args["context_lens"],
+                   args["block_table"], args["schedule_meta"])
+        return launched(lambda: function((q, None) if q_pair else q,
+                                         max_context_len=max_context_len, **args), tensors)
 
     def test_logits_are_a_view_of_a_padded_buffer(self):
         logits, seen = self.call(max_context_len=600)
@@ -193,22 +209,20 @@ class DryRunTest(Base):
         kv_cache = pool[:, :64 * 132].view(40, 64, 1, 132)
         _, seen = self.call(kv_cache=kv_cache)
         q, keys, scales, weights, lens, bt, schedule, logits = seen[0][2]
-        self.assertEqual((tuple(q.shape), q.dtype), ((640, 128), FP8))
-        self.assertEqual((tuple(keys.shape), keys.stride(), keys.dtype),
-                         ((40, 64, 128), (64 * 132 + 64, 128, 1), FP8))
-        self.assertEqual(keys.data_ptr(), pool.data_ptr())
-        self.assertEqual((tuple(scales.shape), scales.stride(), scales.dtype),
-                         ((40, 64), ((64 * 132 + 64) // 4, 1), torch.float32))
-        self.assertEqual(scales.data_ptr(), pool.data_ptr() + 64 * 128)
-        self.assertEqual(tuple(weights.shape), (5, 128))   # a row per batch
-        self.assertEqual(tuple(schedule.shape), (133, 2))
-        self.assertEqual(tuple(logits.shape), (10, 2048))
+        self.assertEqual(q[1:3], ("e4m3", (640, 128)))
+        self.assertEqual(keys[1:], ("e4m3", (40, 64, 128), (64 * 132 + 64, 128, 1)))
+        self.assertEqual(keys[0], pool.data_ptr())
+        self.assertEqual(scales[1:], ("f32", (40, 64), ((64 * 132 + 64) // 4, 1)))
+        self.assertEqual(scales[0], pool.data_ptr() + 64 * 128)
+        self.assertEqual(weights[2], (5, 128))   # a row per batch
+        self.assertEqual(schedule[2], (133, 2))
+        self.assertEqual(logits[2], (10, 2048))
 
     def test_one_dimensional_context_lens(self):
         lens = torch.randint(0, 2000, (5,), dtype=torch.int32)
         _, seen = self.call(context_lens=lens)
         self.assertEqual(seen[0][1]["CONTEXT_2D"], "0")
-        self.assertEqual(tuple(seen[0][2][4].shape), (5, 1))
+        self.assertEqual(seen[0][2][4][2:], ((5, 1), (1, 1)))
 
     def test_other_shapes_and_the_legacy_name(self):
         for heads, next_n, head_dim in ((32, 4, 64), (32, 1, 32), (64, 1, 128), (32, 3, 128)):
@@ -225,26 +239,31 @@ class DryRunTest(Base):
         meta = dg.get_paged_mqa_logits_metadata(lens, 64, 132)
         args = dict(kv_cache=kv_cache, weights=w, context_lens=lens, block_table=bt,
                     schedule_meta=meta)
-        looked_up = []
+        tensors = (q, kv_cache, w, lens, bt, meta)
 
         def calls():
-            spy = _cache.get_kernel
-
-            def counting(*a, **kw):
-                looked_up.append(a[0])
-                return spy(*a, **kw)
-            with mock.patch.object(_cache, "get_kernel", side_effect=counting):
-                first = dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=600, **args)
-                # The decode step after: more keys, the same tensors.
-                second = dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=1000, **args)
-            return first, second
-        (first, second), seen = launched(calls)
-        # One lookup: the second call launches the plan's kernel.
-        self.assertEqual(looked_up, ["paged_mqa_logits"])
-        self.assertEqual(len(seen), 2)
-        self.assertEqual(seen[0][2][1].stride(), seen[1][2][1].stride())   # the keys' view
+            first = dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=600, **args)
+            # The decode step after: more keys, the same tensors.
+            return first, dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=1000, **args)
+        (first, second), seen = launched(calls, tensors)
+        # One lookup and one plan: the second call launched the first's,
+        # with its own logits (which the signature leaves out).
+        self.assertEqual(len(seen), 1)
+        self.assertEqual([len(d) for d in paged_dispatchers()], [1])
         self.assertEqual((tuple(first.shape), first.stride()), ((10, 600), (768, 1)))
         self.assertEqual((tuple(second.shape), second.stride()), ((10, 1000), (1024, 1)))
+        again = paged_dispatchers()[0].first_args(*tensors, second)
+        self.assertEqual(again[:7], seen[0][2][:7])
+        self.assertEqual(again[7], (second.data_ptr(), "f32", (10, 1000), (1024, 1)))
+        with mock.patch.object(_cache, "get_kernel") as lookup:
+            dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=1000, **args)
+        lookup.assert_not_called()
+        # The same signature at an address TMA cannot take: the checks name
+        # the argument, as on a first call.
+        shifted = torch.zeros(kv_cache.numel() + 1, dtype=torch.uint8)[1:].view(kv_cache.shape)
+        with self.assertRaisesRegex(ValueError, "argument 'kv_cache'.*16-byte aligned"):
+            dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=600,
+                                        **dict(args, kv_cache=shifted))
         # Another signature is checked again: the same shapes with q's
         # strides changed, or a flag of another type.
         q_strided = torch.zeros(5, 2, 128, 64, dtype=FP8).transpose(2, 3)
@@ -255,22 +274,18 @@ class DryRunTest(Base):
         with self.assertRaisesRegex(ValueError, "argument 'max_context_len' must be an int"):
             dg.fp8_fp4_paged_mqa_logits((q, None), max_context_len=True, **args)
 
-    def test_the_cache_views_follow_the_cache(self):
-        kv_cache = torch.zeros(40, 64, 1, 132, dtype=torch.uint8)
-        keys, scales = _paged_mqa._views_of(kv_cache, 128)
-        self.assertIs(_paged_mqa._views_of(kv_cache, 128)[0], keys)   # kept
-        self.assertEqual((keys.data_ptr(), scales.data_ptr()),
-                         (kv_cache.data_ptr(), kv_cache.data_ptr() + 64 * 128))
-        # New storage in the same tensor: new views.
+    def test_the_views_follow_the_cache(self):
+        q, kv_cache, w, lens, bt = inputs()
+        meta = dg.get_paged_mqa_logits_metadata(lens, 64, 132)
+        tensors = (q, kv_cache, w, lens, bt, meta)
+        logits, seen = launched(lambda: dg.fp8_fp4_paged_mqa_logits(
+            (q, None), kv_cache, w, lens, bt, meta, 600), tensors)
+        # New storage in the same tensor: the plan's views move with it.
         kv_cache.set_(torch.zeros(40, 64, 1, 132, dtype=torch.uint8))
-        moved, _ = _paged_mqa._views_of(kv_cache, 128)
-        self.assertIsNot(moved, keys)
-        self.assertEqual(moved.data_ptr(), kv_cache.data_ptr())
-        # The entry goes with the tensor, and with it the views' hold on
-        # its memory.
-        key = id(kv_cache)
-        del kv_cache, moved, keys, scales
-        self.assertNotIn(key, _paged_mqa._cache_views)
+        moved = paged_dispatchers()[0].first_args(*tensors, logits)
+        self.assertEqual((moved[1][0], moved[2][0]),
+                         (kv_cache.data_ptr(), kv_cache.data_ptr() + 64 * 128))
+        self.assertNotEqual(moved[1][0], seen[0][2][1][0])
 
     def test_nothing_to_write_or_read_launches_nothing(self):
         logits, seen = self.call(batch=0)

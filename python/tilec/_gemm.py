@@ -57,10 +57,12 @@ class Plan(NamedTuple):
     head_splits: Optional[Tuple[int, int, int]] = None
 
 
-def dispatcher(key, inputs: int) -> "_runtime.Dispatcher":
+def dispatcher(key, inputs: int, keyed: int = 0) -> "_runtime.Dispatcher":
+    """The dispatcher for `key`, made on first use (`keyed`: its first
+    tensors that make the signature, 0 all; tilec._C.Dispatcher)."""
     found = _dispatchers.get(key)
     if found is None:
-        found = _dispatchers[key] = _runtime.Dispatcher(inputs)
+        found = _dispatchers[key] = _runtime.Dispatcher(inputs, keyed)
     return found
 
 

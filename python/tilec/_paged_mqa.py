@@ -30,28 +30,25 @@ to 1024 bytes. clean_logits=True writes -inf at and past each query's
 context length in the same kernel (DeepGEMM runs a second one, and only for
 1-D context lengths).
 
-A call's checks read only the tensors' metadata, so their outcome is
-recorded per signature (each tensor's shape, strides, dtype, device and
-data pointer alignment, the flags): a later call of the same signature
-allocates the logits, takes the two cache views and launches. At batch 256
-and 8192 keys the kernel runs in ~85 us (Nsight Compute) while back-to-back
-calls took ~120 us each, so the calls were bound by the host. The cache's
-two views are kept too, per cache tensor (a decode loop passes the same one
-every step). On the development VM (dry runs: the launch a CPU check;
-`python3 bench/py_overhead.py --cpu`, the paths interleaved) a call takes
-about a third of the checked call's host time (24-41 us against 76-122).
-max_context_len is checked on every call and is not part of the signature:
-it grows each decode step.
+A call's checks read only the tensors' metadata, so a checked signature
+(each tensor's shape, strides, dtype and device, the flags) records a
+plan in a tilec._C.Dispatcher: the kernel, and how its arguments come from
+the call's tensors (q's rows, the cache's two views at their byte offsets,
+the weights a row per batch). A later call of the same signature allocates
+the logits and hands the tensors to the dispatcher, which launches with no
+Python in between; the logits are not part of the signature, so one plan
+serves a decode loop's growing max_context_len. Back-to-back calls were
+bound by the host before plans (bench/results/2026-12-04-paged-mqa.md),
+and the Python-side plans after them still cost ~34 us of host time per
+call on the GPU machine, all of it before the launch: with a round of calls
+timed from an idle GPU, that latency read as ~2% of a 110 us kernel
+(bench/results/2026-12-06-paged-dispatcher.md).
 """
 
 import torch
 
-import weakref
-from typing import NamedTuple
-
-from . import _cache, _gemm, _runtime
-from ._checks import (TMA_ALIGN, Operand, expect_aligned, expect_bool,
-                      expect_same_device)
+from . import _cache, _gemm
+from ._checks import Operand, expect_aligned, expect_bool, expect_same_device
 from ._mqa import _OUT, _logits_dtype, _no_fp4
 from .quant import align
 
@@ -160,116 +157,89 @@ def metadata(fn: str, context_lens, block_kv, num_sms, indices) -> torch.Tensor:
     return schedule(context_lens, num_sms)
 
 
-def _kv_views(kv_cache: torch.Tensor, head_dim: int):
-    """(keys e4m3 [num_blocks, 64, D], scales float32 [num_blocks, 64]):
-    views of the fused cache with its page stride, no copy. (Through a 2-D
-    [num_blocks, page bytes] view: the size-1 head dim's stride may be
-    anything, and one page's stride too; the checks made the start and the
-    page stride multiples of 16 bytes.)"""
+def _kv_view_args(kv_cache: torch.Tensor, head_dim: int) -> list:
+    """The kernel's two views of the fused cache, as dispatcher plan
+    arguments of input 1, no copy: the keys e4m3 [num_blocks, 64, D] and
+    the scales float32 [num_blocks, 64] at byte 64 * D, each with the
+    cache's page stride (the checks made the start and the page stride
+    multiples of 16 bytes; the size-1 head dim's stride may be anything,
+    and one page's stride too)."""
     blocks = kv_cache.shape[0]
-    page_bytes = BLOCK_KV * (head_dim + 4)
-    page = kv_cache.stride(0) if blocks > 1 else page_bytes
-    flat = kv_cache.as_strided((blocks, page_bytes), (page, 1))
-    keys = flat.view(torch.float8_e4m3fn).as_strided(
-        (blocks, BLOCK_KV, head_dim), (page, head_dim, 1))
-    scales = flat.view(torch.float32).as_strided(
-        (blocks, BLOCK_KV), (page // 4, 1),
-        flat.storage_offset() // 4 + BLOCK_KV * head_dim // 4)
-    return keys, scales
+    page = kv_cache.stride(0) if blocks > 1 else BLOCK_KV * (head_dim + 4)
+    return [(1, "view", "e4m3", (blocks, BLOCK_KV, head_dim), (page, head_dim, 1), 0),
+            (1, "view", "f32", (blocks, BLOCK_KV), (page // 4, 1), BLOCK_KV * head_dim)]
 
 
-# id(kv_cache) -> (a weak reference to it, its data pointer, shape, strides
-# and head dim, its two views): a decode loop passes the same cache every
-# step, and its views cost more host time than the rest of a planned call.
-# The entry goes when the cache tensor does (the reference's callback), so
-# the views never keep a dropped cache's memory.
-_cache_views = {}
+def _arg_map(q, kv_cache, context_lens) -> list:
+    """How the kernel's arguments (Q, KV, KVS, W, CL, BT, S, L) come from a
+    call's tensors (q, kv_cache, weights, context_lens, block_table,
+    schedule_meta, logits): q's rows [B * next_n * H, D], the cache's two
+    views, the weights a row per batch [B, next_n * H], 1-D context
+    lengths as [B, 1]."""
+    batch, next_n, heads, head_dim = q.shape
+    rows = batch * next_n * heads
+    lens = (3, False) if context_lens.dim() == 2 else (
+        3, "view", "i32", (batch, 1), (1, 1), 0)
+    return ([(0, "view", "e4m3", (rows, head_dim), (head_dim, 1), 0)]
+            + _kv_view_args(kv_cache, head_dim)
+            + [(2, "view", "f32", (batch, next_n * heads), (next_n * heads, 1), 0),
+               lens, (4, False), (5, False), (6, False)])
 
 
-def _views_of(kv_cache: torch.Tensor, head_dim: int):
-    """_kv_views(kv_cache, head_dim), kept while kv_cache lives and its
-    storage, shape and strides stay the same."""
-    key = id(kv_cache)
-    meta = (kv_cache.data_ptr(), kv_cache.shape, kv_cache.stride(), head_dim)
-    entry = _cache_views.get(key)
-    if entry is not None and entry[0]() is kv_cache and entry[1] == meta:
-        return entry[2]
-    views = _kv_views(kv_cache, head_dim)
-    ref = weakref.ref(kv_cache, lambda _, key=key: _cache_views.pop(key, None))
-    _cache_views[key] = (ref, meta, views)
-    return views
+def kernel_defines(q, context_lens, clean: bool, logits_dtype) -> tuple:
+    """The spec's params for a checked call: the problem's own."""
+    _, next_n, heads, head_dim = q.shape
+    return (("CLEAN", str(int(clean))), ("CONTEXT_2D", str(int(context_lens.dim() == 2))),
+            ("HEADS", str(heads)), ("HEAD_DIM", str(head_dim)),
+            ("NEXT_N", str(next_n)), ("OUT", _OUT[logits_dtype]))
 
 
-class _Plan(NamedTuple):
-    """What the checks of one signature decided."""
-    kernel: object
-    rows: int
-    heads: int
-    head_dim: int
-    batch: int
-    next_n: int
-    two_d: bool
-    logits_dtype: torch.dtype
-
-
-# signature -> _Plan. The signature holds the dry mode and the SM override,
-# so a plan never serves a call of the other mode or another SM count.
-_plans = {}
-
-
-def _signature(q, q_sf, kv_cache, weights, context_lens, block_table,
-               schedule_meta, clean_logits, logits_dtype, indices):
-    """The call's signature, or None where only the checks can tell (a
-    non-tensor argument, FP4, indices)."""
-    tensors = (q, kv_cache, weights, context_lens, block_table, schedule_meta)
-    if q_sf is not None or indices is not None or not all(
-            isinstance(t, torch.Tensor) for t in tensors):
-        return None
-    return (type(clean_logits), clean_logits, logits_dtype, _runtime.dry_run(),
-            _gemm._num_sms_override) + tuple(
-        (t.shape, t.stride(), t.dtype, t.device, t.data_ptr() % TMA_ALIGN)
-        for t in tensors)
+def _dispatcher_key(fn: str, clean_logits, logits_dtype):
+    # The flag's type too: a plan recorded for True must not serve 1,
+    # which the checks refuse.
+    return ("paged_mqa_logits", fn, type(clean_logits), clean_logits, logits_dtype)
 
 
 def _logits_buffer(rows: int, max_context_len: int, logits_dtype, device):
-    """DeepGEMM's output: [rows, max_context_len] of a buffer whose row
-    stride is rounded up to a split and to 1024 bytes."""
+    """DeepGEMM's output: [rows, max_context_len] with a row stride rounded
+    up to a split and to 1024 bytes (one allocation, no view on top)."""
     stride = align(align(max_context_len, SPLIT_KV), 1024 // logits_dtype.itemsize)
-    buffer = torch.empty((rows, stride), dtype=logits_dtype, device=device)
-    return buffer[:, :max_context_len]
+    return torch.empty_strided((rows, max_context_len), (stride, 1),
+                               dtype=logits_dtype, device=device)
 
 
-def kernel_args(plan: _Plan, q, kv_cache, weights, context_lens, block_table,
-                schedule_meta, logits) -> list:
-    """The kernel's arguments, in the spec's order, for a call's tensors."""
-    keys, scales = _views_of(kv_cache, plan.head_dim)
-    return [q.view(plan.rows * plan.heads, plan.head_dim), keys, scales,
-            weights.view(plan.batch, plan.next_n * plan.heads),
-            context_lens if plan.two_d else context_lens.view(plan.batch, 1),
-            block_table, schedule_meta, logits]
-
-
-def _launch(plan: _Plan, q, kv_cache, weights, context_lens, block_table,
-            schedule_meta, logits) -> None:
-    plan.kernel.set_persistent_limit(_gemm._num_sms_override or 0)
-    plan.kernel.launch(kernel_args(plan, q, kv_cache, weights, context_lens,
-                                   block_table, schedule_meta, logits))
+def _fast_call(fn, q, q_sf, kv_cache, weights, context_lens, block_table,
+               schedule_meta, max_context_len, clean_logits, logits_dtype,
+               indices):
+    """The logits of a call whose signature was checked before (the
+    dispatcher's plan), or None: the checked path decides."""
+    if (q_sf is not None or indices is not None or type(max_context_len) is not int
+            or max_context_len <= 0 or type(q) is not torch.Tensor or q.dim() != 4):
+        return None
+    target = _gemm.fast_dispatcher(_dispatcher_key(fn, clean_logits, logits_dtype))
+    if target is None:
+        return None
+    logits = _logits_buffer(q.shape[0] * q.shape[1], max_context_len,
+                            logits_dtype, q.device)
+    try:
+        if target.launch(q, kv_cache, weights, context_lens, block_table,
+                         schedule_meta, logits):
+            return logits
+    except ValueError:
+        pass  # refused before launching (alignment): the checks name the argument
+    return None
 
 
 def paged_mqa_logits(fn: str, q, q_sf, kv_cache, weights, context_lens,
                      block_table, schedule_meta, max_context_len, clean_logits,
                      logits_dtype, indices) -> torch.Tensor:
-    """Checks every argument (ValueError naming it), allocates the logits
-    and launches the kernel; a signature checked before skips the checks."""
-    key = _signature(q, q_sf, kv_cache, weights, context_lens, block_table,
-                     schedule_meta, clean_logits, logits_dtype, indices)
-    plan = _plans.get(key) if key is not None else None
-    # (A max_context_len of 0 takes the checked path: no launch.)
-    if plan is not None and _int(fn, "max_context_len", max_context_len, 0):
-        logits = _logits_buffer(plan.rows, max_context_len, plan.logits_dtype,
-                                q.device)
-        _launch(plan, q, kv_cache, weights, context_lens, block_table,
-                schedule_meta, logits)
+    """A signature checked before launches through its dispatcher plan
+    (_fast_call); otherwise checks every argument (ValueError naming it),
+    allocates the logits, records the plan and launches through it."""
+    logits = _fast_call(fn, q, q_sf, kv_cache, weights, context_lens, block_table,
+                        schedule_meta, max_context_len, clean_logits, logits_dtype,
+                        indices)
+    if logits is not None:
         return logits
     _no_fp4(fn, q_sf, "paged MQA logits")
     _no_indices(fn, indices)
@@ -339,13 +309,14 @@ def paged_mqa_logits(fn: str, q, q_sf, kv_cache, weights, context_lens,
             logits.fill_(float("-inf"))
         return logits
     expect_aligned(operands)
-    defines = (("CLEAN", str(int(clean))), ("CONTEXT_2D", str(int(lens.tensor.dim() == 2))),
-               ("HEADS", str(heads)), ("HEAD_DIM", str(head_dim)),
-               ("NEXT_N", str(next_n)), ("OUT", _OUT[logits_dtype]))
-    plan = _Plan(_cache.get_kernel(FAMILY, defines, device), rows, heads,
-                 head_dim, batch, next_n, lens.tensor.dim() == 2, logits_dtype)
-    _launch(plan, q, kv_cache, weights, context_lens, block_table,
-            schedule_meta, logits)
-    if key is not None:
-        _plans[key] = plan
+    kernel = _cache.get_kernel(FAMILY, kernel_defines(q, context_lens, clean, logits_dtype),
+                               device)
+    kernel.set_persistent_limit(_gemm._num_sms_override or 0)
+    inputs = (q, kv_cache, weights, context_lens, block_table, schedule_meta, logits)
+    # The logits are read per call, not keyed: max_context_len grows each
+    # decode step, and the plan serves every length.
+    target = _gemm.dispatcher(_dispatcher_key(fn, clean_logits, logits_dtype),
+                              len(inputs), keyed=len(inputs) - 1)
+    target.add(inputs, kernel, _arg_map(q, kv_cache, context_lens))
+    _gemm.launch_recorded(target, inputs, fn)
     return logits
