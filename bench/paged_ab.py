@@ -4,7 +4,9 @@ the same inputs: for each case, DeepGEMM's fp8_fp4_paged_mqa_logits and
 then each variant (spec params over the library's, `--variant
 "KV_STAGES=3 Q_STAGES=3"`, `spec=FILE` for another spec text, such as
 an earlier commit's, and `dyn=R` with a spec that takes the run-time tail's
-POOL and TAB; an empty one is the library's kernel), each
+POOL and TAB, launched from Python with the library plan's views, `pool=N`
+capping the items handed out (a debugging aid: the rest are skipped); an
+empty one is the library's kernel), each
 checked against DeepGEMM on the valid positions (calc_diff < 1e-3), with
 rounds interleaved so that a clock dip does not pick a winner. Prints a
 table of time ratios to DeepGEMM and the geometric mean per variant.
