@@ -148,7 +148,7 @@ def report(rows, ratios, failures: int, markdown) -> int:
     it to `markdown` if given; the exit code."""
     if ratios:
         geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
-        rows.append(f"\nGeometric mean tilec / DeepGEMM (time ratio): {geo:.2f}x over {len(ratios)} cases")
+        rows.append(f"\nGeometric mean tilec / DeepGEMM (time ratio): {geo:.3f}x over {len(ratios)} cases")
     table = "\n".join(rows)
     print(f"\n{torch.cuda.get_device_name(0)}, {time.strftime('%Y-%m-%d')}\n{table}")
     print(f"{failures} failing cases")
@@ -246,7 +246,7 @@ def main():
         return (f"| {seq_len} | {seq_len_kv} | {heads} | {head_dim} | {int(cp)} | "
                 f"{'bf16' if dtype == torch.bfloat16 else 'f32'} | {int(clean)} | {int(compressed)} | "
                 f"{r['diff']:.1e} | {cell(r['mask_ok'], '')} | {r['same']} | {cell(r['dg_diff'], '.1e')} | "
-                f"{r['tflops']:.0f} | {cell(r['dg_tflops'], '.0f')} | {cell(ratio, '.2f')} |")
+                f"{r['tflops']:.0f} | {cell(r['dg_tflops'], '.0f')} | {cell(ratio, '.3f')} |")
     return run_table(args, cases, run_case,
                      lambda r: r["diff"] < 1e-3 and r["mask_ok"] is not False and r["same"],
                      header, row)

@@ -236,7 +236,7 @@ def main():
                 f"{'bf16' if dtype == torch.bfloat16 else 'f32'} | {int(clean)} | {int(two_d)} | "
                 f"{r['diff']:.1e} | {cell(r['mask_ok'], '')} | {r['same']} | {r['graph']} | "
                 f"{cell(r['dg_diff'], '.1e')} | {r['tflops']:.0f} | {r['gbs']:.0f} | "
-                f"{cell(r['dg_tflops'], '.0f')} | {cell(r['dg_gbs'], '.0f')} | {cell(ratio, '.2f')} |")
+                f"{cell(r['dg_tflops'], '.0f')} | {cell(r['dg_gbs'], '.0f')} | {cell(ratio, '.3f')} |")
     return run_table(args, cases_of(args.quick), run_case,
                      lambda r: (r["diff"] < 1e-3 and r["mask_ok"] is not False
                                 and r["same"] and r["graph"]),
