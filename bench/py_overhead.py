@@ -131,7 +131,7 @@ def paged_host_paths(args, gpu):
     checks on every call (its dispatcher plans dropped before each), and
     the recorded plan (tilec._C.Dispatcher: what every call after the first
     takes)."""
-    from tilec import _gemm
+    from tilec import _gemm, _paged_mqa
     device = "cuda" if gpu else "cpu"
     sync = torch.cuda.synchronize if gpu else (lambda: None)
     paged = paged_mqa_inputs(device)
@@ -141,7 +141,7 @@ def paged_host_paths(args, gpu):
         tdg.fp8_fp4_paged_mqa_logits(schedule_meta=meta, **paged)
 
     def checked():
-        for key in [k for k in _gemm._dispatchers if k[0] == "paged_mqa_logits"]:
+        for key in [k for k in _gemm._dispatchers if k[0] == _paged_mqa.FAMILY]:
             del _gemm._dispatchers[key]
         call()
     variants = [("checked on every call", checked),

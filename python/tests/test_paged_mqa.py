@@ -141,7 +141,7 @@ class ScheduleTest(unittest.TestCase):
 
 
 def paged_dispatchers():
-    return [d for key, d in _gemm._dispatchers.items() if key[0] == "paged_mqa_logits"]
+    return [d for key, d in _gemm._dispatchers.items() if key[0] == _paged_mqa.FAMILY]
 
 
 def launched(call, tensors):
@@ -150,7 +150,7 @@ def launched(call, tensors):
     `tensors` and the result (its first logits), as the plan launches them ((address, tilec
     dtype, shape, strides) each); [] when no plan was recorded (nothing
     launched). The paged plans are dropped first: the call is checked."""
-    for key in [k for k in _gemm._dispatchers if k[0] == "paged_mqa_logits"]:
+    for key in [k for k in _gemm._dispatchers if k[0] == _paged_mqa.FAMILY]:
         del _gemm._dispatchers[key]
     looked = []
     real = _cache.get_kernel

@@ -197,7 +197,7 @@ def kernel_defines(q, context_lens, clean: bool, logits_dtype) -> tuple:
 def _dispatcher_key(fn: str, clean_logits, logits_dtype):
     # The flag's type too: a plan recorded for True must not serve 1,
     # which the checks refuse.
-    return ("paged_mqa_logits", fn, type(clean_logits), clean_logits, logits_dtype)
+    return (FAMILY, fn, type(clean_logits), clean_logits, logits_dtype)
 
 
 def _logits_buffer(rows: int, max_context_len: int, logits_dtype, device):
@@ -214,7 +214,7 @@ def _fast_call(fn, q, q_sf, kv_cache, weights, context_lens, block_table,
     """The logits of a call whose signature was checked before (the
     dispatcher's plan), or None: the checked path decides."""
     if (q_sf is not None or indices is not None or type(max_context_len) is not int
-            or max_context_len <= 0 or type(q) is not torch.Tensor or q.dim() != 4):
+            or max_context_len <= 0 or not isinstance(q, torch.Tensor) or q.dim() != 4):
         return None
     target = _gemm.fast_dispatcher(_dispatcher_key(fn, clean_logits, logits_dtype))
     if target is None:
