@@ -12,6 +12,10 @@ writes out/pd_vN.tile:
   v4  v1 with the markers' arrive a plain arrive (no transaction count)
   v5  v1 with the math's loop reading the record but no item path
   v6  v1 with the math's tail one wait on its page's full barrier, no loop
+  v7  v6 without the producer's (dead) item loop: no while loop is left, so
+      the protocol check runs on it (`tilec out/pd_v7.tile ...`) and reports
+      warp 0's end-marker wait on another warp's empty barrier passing at
+      once on a fresh barrier (parity waits a whole round early)
 Each runs with `bench/paged_ab.py --variant "spec=out/pd_vN.tile dyn=1056
 pool=0" --cases 0 --reps 1 --rounds 1` (CUDA_LAUNCH_BLOCKING=1, one process
 per spec: a fault poisons the process).
@@ -72,7 +76,15 @@ def cuts(draft: str, library: str) -> dict:
     first, end = math_tail(v1)
     v6 = v1[:first] + ["    let slot = kvs.stage * MATH + warpgroup_id",
                        "    kvfull.wait(slot, kvs.phase)"] + v1[end:]
-    return {"v1": v1, "v2": v2, "v3": v3.split("\n"), "v4": v4, "v5": v5, "v6": v6}
+    loop = index_of(v6, "while g < pool_len {")
+    depth, end = 0, loop
+    for end in range(loop, len(v6)):
+        depth += v6[end].count("{") - v6[end].count("}")
+        if depth == 0:
+            break
+    v7 = v6[:loop] + v6[end + 1:]
+    return {"v1": v1, "v2": v2, "v3": v3.split("\n"), "v4": v4, "v5": v5, "v6": v6,
+            "v7": v7}
 
 
 def main() -> int:
