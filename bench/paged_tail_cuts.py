@@ -13,9 +13,10 @@ writes out/pd_vN.tile:
   v5  v1 with the math's loop reading the record but no item path
   v6  v1 with the math's tail one wait on its page's full barrier, no loop
   v7  v6 without the producer's (dead) item loop: no while loop is left, so
-      the protocol check runs on it (`tilec out/pd_v7.tile ...`) and reports
-      warp 0's end-marker wait on another warp's empty barrier passing at
-      once on a fresh barrier (parity waits a whole round early)
+      the protocol check runs on it (`tilec out/pd_v7.tile ...`); on the
+      draft before its pdone barrier it reported warp 0's end-marker wait on
+      another warp's empty barrier passing at once on a fresh barrier (a
+      parity wait a round early), with pdone it passes
 Each runs with `bench/paged_ab.py --variant "spec=out/pd_vN.tile dyn=1056
 pool=0" --cases 0 --reps 1 --rounds 1` (CUDA_LAUNCH_BLOCKING=1, one process
 per spec: a fault poisons the process).

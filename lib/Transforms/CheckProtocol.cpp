@@ -143,7 +143,22 @@ struct BarrierState {
   SmallVector<Contribution> completers; // the last contribution of each
   SmallVector<PassedWait> waits;
   SmallVector<int64_t, 8> arrivedBy; // per agent, over all phases
+  // The completions of other barriers that the current phase's contributors
+  // had seen, and per completion the same: an agent that passes a wait on
+  // this barrier knows them too (the phases it may then wait for are read
+  // from them, as from its own).
+  DenseMap<int64_t, int64_t> observed;
+  SmallVector<DenseMap<int64_t, int64_t>> completionObserved;
 };
+
+/// Raises each element of `into` to `from`'s count where that is higher.
+void joinObserved(DenseMap<int64_t, int64_t> &into,
+                  const DenseMap<int64_t, int64_t> &from) {
+  for (auto [elem, count] : from) {
+    int64_t &known = into[elem];
+    known = std::max(known, count);
+  }
+}
 
 /// One barrier array of the kernel.
 struct BarrierArray {
@@ -1174,8 +1189,10 @@ ProtocolChecker::Exec ProtocolChecker::exec(int a, Operation *op) {
       return Exec::Blocked;
     }
     agent.blockedElement = -1;
-    if (target > 0)
+    if (target > 0) {
       join(agent.clock, b.completions[target - 1]);
+      joinObserved(agent.observed, b.completionObserved[target - 1]);
+    }
     uint32_t time = ++agent.clock[a];
     agent.observed[*elem] = target;
     ++agent.passedWaits;
@@ -1305,6 +1322,7 @@ bool ProtocolChecker::arrive(int a, Operation *op, int array, int cta,
   BarrierState &b = barriers[elem];
   int64_t needed = arrays[array].arrivals;
   join(b.clock, agents[a].clock);
+  joinObserved(b.observed, agents[a].observed);
   if (delivered) {
     b.delivered += bytes;
     b.contributions.push_back({op, a, 0, bytes, true});
@@ -1380,6 +1398,8 @@ bool ProtocolChecker::tryComplete(int64_t elem) {
   llvm::erase_if(b.waits,
                  [&](const PassedWait &w) { return w.target <= b.completed; });
   b.completions.push_back(b.clock);
+  b.completionObserved.push_back(std::move(b.observed));
+  b.observed.clear();
   b.completers.push_back(b.contributions.back());
   ++b.completed;
   b.arrivals = b.expected = b.delivered = 0;
