@@ -104,11 +104,17 @@ for c in 3 19; do
   done
 done
 esac
+# grouped_ab LAYOUT PICK VARIANT DEFINE: the FP8 grouped cases of LAYOUT at
+# the table's pick (step PICK) and with --define DEFINE (step VARIANT), each
+# beside DeepGEMM.
+grouped_ab() {
+  step "$2" 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts "$1" \
+    --markdown "$out/$2.md"
+  step "$3" 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts "$1" \
+    --define-kind fp8 --define "$4" --markdown "$out/$3.md"
+}
 case ",$plan," in *,grouped-ahead,*)
-step grouped-pick 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts contiguous \
-  --markdown "$out/grouped-pick.md"
-step grouped-ahead 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts contiguous \
-  --define-kind fp8 --define GROUP_AHEAD=1 --markdown "$out/grouped-ahead.md"
+grouped_ab contiguous grouped-pick grouped-ahead GROUP_AHEAD=1
 esac
 case ",$plan," in *,paged-full,*)
 step paged-full 290 python3 bench/py_paged_mqa_bench.py --markdown "$out/paged-full.md"
@@ -145,10 +151,7 @@ esac
 case ",$plan," in *,masked-bm,*)
 # Masked FP8 at 64-row tiles against the table's pick (128 rows past 64
 # expected rows: 192 rows per group compute 256), beside DeepGEMM.
-step masked-pick 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts masked \
-  --markdown "$out/masked-pick.md"
-step masked-bm64 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts masked \
-  --define-kind fp8 --define BLK_M=64 --markdown "$out/masked-bm64.md"
+grouped_ab masked masked-pick masked-bm64 BLK_M=64
 esac
 case ",$plan," in *,gemm,*)
 step fp8-compass 200 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \

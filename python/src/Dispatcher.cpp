@@ -65,8 +65,8 @@ namespace {
 void setTensorArg(rt::Arg &arg, const TensorInfo &info,
                   const Dispatcher::PlanArg &source) {
   if (source.view) {
-    arg = source.scalar;
-    arg.data = info.data + source.scalar.data;
+    arg = source.fixed;
+    arg.data = info.data + source.fixed.data;
     return;
   }
   const uint32_t ones = source.leadingOnes;
@@ -206,7 +206,7 @@ void Dispatcher::add(PyObject *const *tensors, size_t count,
                                     " leading dims of 1 has more than " +
                                     std::to_string(bundle::kMaxRank) + " dims");
       scratch[i] = arg.input == kWorkspace ? workspaceInfo.toArg()
-                   : arg.input < 0         ? arg.scalar
+                   : arg.input < 0         ? arg.fixed
                                            : infos[arg.input].toArg();
     }
     plan.steps.push_back({std::move(step), std::move(scratch)});

@@ -59,17 +59,17 @@ public:
   /// One kernel argument: input \p input (its last two dims swapped when
   /// \p transpose, then \p leadingOnes dims of size 1 put in front: a
   /// [M, K] tensor for a kernel's [1, M, K] argument; or, with \p view, the
-  /// view that \p scalar holds: its dtype, rank, sizes and strides, and in
+  /// view that \p fixed holds: its dtype, rank, sizes and strides, and in
   /// its data a byte offset from the input's address -- a reshape or a
   /// reinterpretation that the signature fixes, such as the paged MQA
   /// cache's keys and scales), the plan's workspace (input == kWorkspace),
-  /// or, when input < 0 otherwise, the constant scalar \p scalar.
+  /// or, when input < 0 otherwise, the constant scalar \p fixed.
   struct PlanArg {
     int32_t input = -1;
     bool transpose = false;
     bool view = false;
     uint32_t leadingOnes = 0;
-    rt::Arg scalar;
+    rt::Arg fixed; ///< what the plan fixes: a scalar, or a view
   };
   static constexpr int32_t kWorkspace = -2;
 

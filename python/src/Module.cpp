@@ -181,8 +181,8 @@ Dispatcher::PlanArg toViewArg(size_t position, nb::tuple entry) {
   Dispatcher::PlanArg arg;
   arg.input = nb::cast<int>(entry[0]);
   arg.view = true;
-  arg.scalar = rt::Arg::tensor(uint64_t(offset), *dtype, uint32_t(shape.size()),
-                               shape.data(), strides.data());
+  arg.fixed = rt::Arg::tensor(uint64_t(offset), *dtype, uint32_t(shape.size()),
+                              shape.data(), strides.data());
   return arg;
 }
 
@@ -216,7 +216,7 @@ std::vector<Dispatcher::PlanArg> toPlanArgs(const bundle::Kernel &meta,
                                "' takes a tensor there")
                                   .c_str());
       int32_t unusedDevice = -2;
-      arg.scalar = toArg(meta, i, entry, unusedDevice);
+      arg.fixed = toArg(meta, i, entry, unusedDevice);
     }
     args.push_back(arg);
   }
