@@ -44,6 +44,8 @@
 #        tiles (py_grouped_check.py --define BLK_M=64).
 # gemm:  the FP8 compass shapes (vs_deepgemm.py) and the grouped FP8 kinds
 #        (--quick), beside DeepGEMM.
+# fp8-large: the large FP8 shapes beside DeepGEMM, then Nsight Compute
+#        sections of both kernels at NCU_SHAPE (default 4096x7168x16384).
 # dg-tests: DeepGEMM's own test_mqa_logits and test_paged_mqa_logits with
 #        tilec.deep_gemm (dg-mqa, dg-paged: one of them).
 # Writes its tables under $OUT and prints a summary last.
@@ -90,9 +92,9 @@ variant_args=()
 # GPU fault ends the process, so a faulting one is left out of the A/B.
 for v in "${variants[@]}"; do
   if [[ "$v" == *dyn=* ]]; then
-    step "paged-probe-${#variant_args[@]}" 60 python3 bench/paged_ab.py --variant "$v" \
+    step "paged-probe-$((${#variant_args[@]} / 2))" 60 python3 bench/paged_ab.py --variant "$v" \
       --cases 3,19 --reps 1 --rounds 1 || true
-    grep -q "0 failing" "$work/paged-probe-${#variant_args[@]}.log" || { echo "left out: $v"; continue; }
+    grep -q "0 failing" "$work/paged-probe-$((${#variant_args[@]} / 2)).log" || { echo "left out: $v"; continue; }
   fi
   variant_args+=(--variant "$v")
 done
@@ -168,6 +170,19 @@ step fp8-compass 200 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp
   --shapes compass --markdown "$out/fp8-compass.md"
 step grouped-fp8 100 python3 bench/py_grouped_check.py --kinds fp8 --quick \
   --markdown "$out/grouped-fp8.md"
+esac
+case ",$plan," in *,fp8-large,*)
+# The large FP8 shapes where tilec trails DeepGEMM most: their ratios, then
+# Nsight Compute sections of both kernels at 4096x7168x16384 (NCU_SHAPE).
+step fp8-large 150 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
+  --shapes 4096x7168x16384,4096x4096x7168,8192x8192x8192,4096x2112x7168,4096x24576x1536 \
+  --markdown "$out/fp8-large.md"
+step fp8-ncu 200 ncu --clock-control none --section SpeedOfLight --section WarpStateStats \
+  --section SchedulerStats --section MemoryWorkloadAnalysis --section Occupancy \
+  --section LaunchStats --metrics sm__cycles_active.min,sm__cycles_active.max,sm__cycles_active.avg \
+  -k regex:fp8_gemm_1d2d --launch-skip 2 --launch-count 2 \
+  python3 bench/ncu_fp8_package.py "${NCU_SHAPE:-4096x7168x16384}"
+cp "$work/fp8-ncu.log" "$out/" 2>/dev/null
 esac
 case ",$plan," in *,dg-tests,*|*,dg-mqa,*)
 step dg-mqa-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
