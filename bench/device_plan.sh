@@ -46,6 +46,9 @@
 #        (--quick), beside DeepGEMM.
 # fp8-large: the large FP8 shapes beside DeepGEMM, then Nsight Compute
 #        sections of both kernels at NCU_SHAPE (default 4096x7168x16384).
+# fp8-pair: the 128x192-tile FP8 shapes at the pick and with CLUSTER_M=2
+#        (B multicast, DeepGEMM's pick there), then Nsight Compute of both
+#        paired kernels at 4096x2112x7168.
 # dg-tests: DeepGEMM's own test_mqa_logits and test_paged_mqa_logits with
 #        tilec.deep_gemm (dg-mqa, dg-paged: one of them).
 # Writes its tables under $OUT and prints a summary last.
@@ -183,6 +186,22 @@ step fp8-ncu 200 ncu --clock-control none --section SpeedOfLight --section WarpS
   -k regex:fp8_gemm_1d2d --launch-skip 2 --launch-count 2 \
   python3 bench/ncu_fp8_package.py "${NCU_SHAPE:-4096x7168x16384}"
 cp "$work/fp8-ncu.log" "$out/" 2>/dev/null
+esac
+case ",$plan," in *,fp8-pair,*)
+# B multicast (CLUSTER_M = 2, DeepGEMM's pick at these shapes) beside the
+# pick on the 128x192-tile shapes, then both paired kernels under Nsight
+# Compute at 4096x2112x7168.
+PAIRSHAPES=4096x2112x7168,4096x576x7168,1000x3000x4160,4096x24576x1536
+step pair-pick 100 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
+  --shapes "$PAIRSHAPES" --markdown "$out/pair-pick.md"
+step pair-m2 100 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
+  --shapes "$PAIRSHAPES" --define CLUSTER_M=2 --markdown "$out/pair-m2.md"
+step pair-ncu 150 ncu --clock-control none --section SpeedOfLight --section WarpStateStats \
+  --section SchedulerStats --section MemoryWorkloadAnalysis --section LaunchStats \
+  --metrics sm__cycles_active.min,sm__cycles_active.max,sm__cycles_active.avg \
+  -k regex:fp8_gemm_1d2d --launch-skip 2 --launch-count 2 \
+  python3 bench/ncu_fp8_package.py 4096x2112x7168 --define CLUSTER_M=2
+cp "$work/pair-ncu.log" "$out/" 2>/dev/null
 esac
 case ",$plan," in *,dg-tests,*|*,dg-mqa,*)
 step dg-mqa-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \

@@ -6,7 +6,7 @@ kernel), then `--launches` launches of each, tilec's first.
 
     ncu --section SpeedOfLight --section WarpStateStats \\
         -k regex:fp8_gemm_1d2d --launch-skip 2 --launch-count 2 \\
-        python3 bench/ncu_fp8_package.py 4096x4096x7168
+        python3 bench/ncu_fp8_package.py 4096x4096x7168 [--define CLUSTER_M=2]
 """
 
 import argparse
@@ -24,10 +24,14 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("shape", help="MxNxK")
     p.add_argument("--launches", type=int, default=1)
+    p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
+                   help="a spec param over the heuristic's pick (a variant)")
     args = p.parse_args()
     m, n, k = fg.shape_list(args.shape)[0]
     import tilec
     import tilec.deep_gemm as tdg
+    from spec_variant import spec_variant
+    spec_variant(args.define, "fp8_gemm_1d2d")
     dg = fg.deep_gemm_module()
     gen = torch.Generator(device="cuda")
     gen.manual_seed(1)
