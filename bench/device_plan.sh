@@ -191,7 +191,7 @@ case ",$plan," in *,fp8-pair,*)
 # B multicast (CLUSTER_M = 2, DeepGEMM's pick at these shapes) beside the
 # pick on the 128x192-tile shapes, then both paired kernels under Nsight
 # Compute at 4096x2112x7168.
-PAIRSHAPES=4096x2112x7168,4096x576x7168,1000x3000x4160,4096x24576x1536
+PAIRSHAPES=4096x2112x7168,4096x576x7168,1000x3000x4160,128x24576x1536
 step pair-pick 100 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
   --shapes "$PAIRSHAPES" --markdown "$out/pair-pick.md"
 step pair-m2 100 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
