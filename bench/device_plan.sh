@@ -49,6 +49,8 @@
 # fp8-pair: the 128x192-tile FP8 shapes at the pick and with CLUSTER_M=2
 #        (B multicast, DeepGEMM's pick there), then Nsight Compute of both
 #        paired kernels at 4096x2112x7168.
+# fp8-ncu-source: Nsight Compute's instruction counts and stall sampling by
+#        SASS line of both kernels at NCU_SHAPE (default 4096x2112x7168).
 # dg-tests: DeepGEMM's own test_mqa_logits and test_paged_mqa_logits with
 #        tilec.deep_gemm (dg-mqa, dg-paged: one of them).
 # Writes its tables under $OUT and prints a summary last.
@@ -202,6 +204,15 @@ step pair-ncu 150 ncu --clock-control none --section SpeedOfLight --section Warp
   -k regex:fp8_gemm_1d2d --launch-skip 2 --launch-count 2 \
   python3 bench/ncu_fp8_package.py 4096x2112x7168 --define CLUSTER_M=2
 cp "$work/pair-ncu.log" "$out/" 2>/dev/null
+esac
+case ",$plan," in *,fp8-ncu-source,*)
+# Where the cycles go: instruction counts and the stall sampling by SASS
+# line of both kernels at NCU_SHAPE (tilec's pick, or NCU_DEFINE over it).
+step fp8-ncu-source 200 ncu --clock-control none --section InstructionStats \
+  --section SourceCounters --section WarpStateStats -k regex:fp8_gemm_1d2d \
+  --launch-skip 2 --launch-count 2 python3 bench/ncu_fp8_package.py \
+  "${NCU_SHAPE:-4096x2112x7168}" ${NCU_DEFINE:+--define $NCU_DEFINE}
+cp "$work/fp8-ncu-source.log" "$out/" 2>/dev/null
 esac
 case ",$plan," in *,dg-tests,*|*,dg-mqa,*)
 step dg-mqa-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
