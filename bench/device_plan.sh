@@ -97,9 +97,9 @@ variant_args=()
 # GPU fault ends the process, so a faulting one is left out of the A/B.
 for v in "${variants[@]}"; do
   if [[ "$v" == *dyn=* ]]; then
-    step "paged-probe-$((${#variant_args[@]} / 2))" 60 python3 bench/paged_ab.py --variant "$v" \
-      --cases 3,19 --reps 1 --rounds 1 || true
-    grep -q "0 failing" "$work/paged-probe-$((${#variant_args[@]} / 2)).log" || { echo "left out: $v"; continue; }
+    probe="paged-probe-$((${#variant_args[@]} / 2))"
+    step "$probe" 60 python3 bench/paged_ab.py --variant "$v" --cases 3,19 --reps 1 --rounds 1
+    grep -q "0 failing" "$work/$probe.log" || { echo "left out: $v"; continue; }
   fi
   variant_args+=(--variant "$v")
 done
@@ -176,18 +176,27 @@ step fp8-compass 200 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp
 step grouped-fp8 100 python3 bench/py_grouped_check.py --kinds fp8 --quick \
   --markdown "$out/grouped-fp8.md"
 esac
+# fp8_ncu STEP SHAPE DEFINE NCU-ARGS...: both FP8 1D2D kernels at SHAPE
+# (tilec's pick, with DEFINE over it unless empty) under Nsight Compute
+# with NCU-ARGS; the report is kept under $out.
+fp8_ncu() {
+  local name=$1 shape=$2 define=$3
+  shift 3
+  step "$name" 200 ncu --clock-control none "$@" -k regex:fp8_gemm_1d2d \
+    --launch-skip 2 --launch-count 2 python3 bench/ncu_fp8_package.py "$shape" \
+    ${define:+--define "$define"}
+  cp "$work/$name.log" "$out/" 2>/dev/null
+}
+fp8_ncu_sections="--section SpeedOfLight --section WarpStateStats --section SchedulerStats
+  --section MemoryWorkloadAnalysis --section LaunchStats
+  --metrics sm__cycles_active.min,sm__cycles_active.max,sm__cycles_active.avg"
 case ",$plan," in *,fp8-large,*)
 # The large FP8 shapes where tilec trails DeepGEMM most: their ratios, then
 # Nsight Compute sections of both kernels at 4096x7168x16384 (NCU_SHAPE).
 step fp8-large 150 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
   --shapes 4096x7168x16384,4096x4096x7168,8192x8192x8192,4096x2112x7168,4096x24576x1536 \
   --markdown "$out/fp8-large.md"
-step fp8-ncu 200 ncu --clock-control none --section SpeedOfLight --section WarpStateStats \
-  --section SchedulerStats --section MemoryWorkloadAnalysis --section Occupancy \
-  --section LaunchStats --metrics sm__cycles_active.min,sm__cycles_active.max,sm__cycles_active.avg \
-  -k regex:fp8_gemm_1d2d --launch-skip 2 --launch-count 2 \
-  python3 bench/ncu_fp8_package.py "${NCU_SHAPE:-4096x7168x16384}"
-cp "$work/fp8-ncu.log" "$out/" 2>/dev/null
+fp8_ncu fp8-ncu "${NCU_SHAPE:-4096x7168x16384}" "" $fp8_ncu_sections --section Occupancy
 esac
 case ",$plan," in *,fp8-pair,*)
 # B multicast (CLUSTER_M = 2, DeepGEMM's pick at these shapes) beside the
@@ -198,21 +207,13 @@ step pair-pick 100 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 
   --shapes "$PAIRSHAPES" --markdown "$out/pair-pick.md"
 step pair-m2 100 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
   --shapes "$PAIRSHAPES" --define CLUSTER_M=2 --markdown "$out/pair-m2.md"
-step pair-ncu 150 ncu --clock-control none --section SpeedOfLight --section WarpStateStats \
-  --section SchedulerStats --section MemoryWorkloadAnalysis --section LaunchStats \
-  --metrics sm__cycles_active.min,sm__cycles_active.max,sm__cycles_active.avg \
-  -k regex:fp8_gemm_1d2d --launch-skip 2 --launch-count 2 \
-  python3 bench/ncu_fp8_package.py 4096x2112x7168 --define CLUSTER_M=2
-cp "$work/pair-ncu.log" "$out/" 2>/dev/null
+fp8_ncu pair-ncu 4096x2112x7168 CLUSTER_M=2 $fp8_ncu_sections
 esac
 case ",$plan," in *,fp8-ncu-source,*)
 # Where the cycles go: instruction counts and the stall sampling by SASS
 # line of both kernels at NCU_SHAPE (tilec's pick, or NCU_DEFINE over it).
-step fp8-ncu-source 200 ncu --clock-control none --section InstructionStats \
-  --section SourceCounters --section WarpStateStats -k regex:fp8_gemm_1d2d \
-  --launch-skip 2 --launch-count 2 python3 bench/ncu_fp8_package.py \
-  "${NCU_SHAPE:-4096x2112x7168}" ${NCU_DEFINE:+--define $NCU_DEFINE}
-cp "$work/fp8-ncu-source.log" "$out/" 2>/dev/null
+fp8_ncu fp8-ncu-source "${NCU_SHAPE:-4096x2112x7168}" "${NCU_DEFINE:-}" \
+  --section InstructionStats --section SourceCounters --section WarpStateStats
 esac
 case ",$plan," in *,dg-tests,*|*,dg-mqa,*)
 step dg-mqa-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
