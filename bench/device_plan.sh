@@ -212,8 +212,16 @@ esac
 case ",$plan," in *,fp8-ncu-source,*)
 # Where the cycles go: instruction counts and the stall sampling by SASS
 # line of both kernels at NCU_SHAPE (tilec's pick, or NCU_DEFINE over it).
+# The report is kept and its source page (executed instructions and stall
+# samples of every SASS line, both kernels) written out compressed.
 fp8_ncu fp8-ncu-source "${NCU_SHAPE:-4096x2112x7168}" "${NCU_DEFINE:-}" \
-  --section InstructionStats --section SourceCounters --section WarpStateStats
+  --section InstructionStats --section SourceCounters --section WarpStateStats \
+  --import-source no -o "$work/fp8-source" -f
+step fp8-source-page 60 ncu --import "$work/fp8-source.ncu-rep" --page source --csv \
+  --print-source sass
+gzip -c "$work/fp8-source-page.log" > "$out/fp8-source-sass.csv.gz"
+step fp8-source-details 60 ncu --import "$work/fp8-source.ncu-rep" --page details
+cp "$work/fp8-source-details.log" "$out/" 2>/dev/null
 esac
 case ",$plan," in *,dg-tests,*|*,dg-mqa,*)
 step dg-mqa-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
