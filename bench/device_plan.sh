@@ -51,6 +51,8 @@
 #        paired kernels at 4096x2112x7168.
 # fp8-ncu-source: Nsight Compute's instruction counts and stall sampling by
 #        SASS line of both kernels at NCU_SHAPE (default 4096x2112x7168).
+# fp8-bundles: FP8 1D2D variants built on the VM (bench/fp8_variant_builds.sh
+#        out/v ...) checked and timed in one process beside DeepGEMM.
 # dg-tests: DeepGEMM's own test_mqa_logits and test_paged_mqa_logits with
 #        tilec.deep_gemm (dg-mqa, dg-paged: one of them).
 # Writes its tables under $OUT and prints a summary last.
@@ -164,6 +166,16 @@ L2SHAPES=4096x32768x512,4096x7168x2048,4096x24576x1536,4096x4096x4096,4096x7168x
 # shellcheck disable=SC2046
 step l2-ab 400 python3 bench/fp8_gemm.py $(cat out/l2/args) --check-shapes "$L2SHAPES" \
   --time-shapes "$L2SHAPES" --rounds 5 --markdown "$out/l2-ab.md"
+esac
+case ",$plan," in *,fp8-bundles,*)
+# Built on the VM first: bash bench/fp8_variant_builds.sh out/v NAME:PARAMS...
+# (BUNDLE_DIR, default out/v); checked on the partial tiles and timed on
+# BUNDLE_SHAPES beside DeepGEMM and the package's pick, in one process.
+BSHAPES=${BUNDLE_SHAPES:-4096x7168x16384,4096x4096x7168,8192x8192x8192,4096x2112x7168,4096x24576x1536,4096x576x7168,4096x4096x4096,4096x7168x2048}
+# shellcheck disable=SC2046
+step fp8-bundles 450 python3 bench/fp8_gemm.py $(cat "${BUNDLE_DIR:-out/v}/args") --package \
+  --check-shapes "1000x3000x4160,333x520x72,$BSHAPES" --time-shapes "$BSHAPES" \
+  --rounds "${BUNDLE_ROUNDS:-5}" --markdown "$out/fp8-bundles.md"
 esac
 case ",$plan," in *,masked-bm,*)
 # Masked FP8 at 64-row tiles against the table's pick (128 rows past 64
