@@ -51,6 +51,8 @@
 #        paired kernels at 4096x2112x7168.
 # fp8-ncu-source: Nsight Compute's instruction counts and stall sampling by
 #        SASS line of both kernels at NCU_SHAPE (default 4096x2112x7168).
+# bundle-sanitize: compute-sanitizer memcheck, racecheck and synccheck on
+#        the bundles of SAN_DIR (default out/v) at SAN_SHAPES.
 # fp8-bundles: FP8 1D2D variants built on the VM (bench/fp8_variant_builds.sh
 #        out/v ...) checked and timed in one process beside DeepGEMM.
 # dg-tests: DeepGEMM's own test_mqa_logits and test_paged_mqa_logits with
@@ -176,6 +178,17 @@ BSHAPES=${BUNDLE_SHAPES:-4096x7168x16384,4096x4096x7168,8192x8192x8192,4096x2112
 step fp8-bundles 450 python3 bench/fp8_gemm.py $(cat "${BUNDLE_DIR:-out/v}/args") --package \
   --check-shapes "1000x3000x4160,333x520x72,$BSHAPES" --time-shapes "$BSHAPES" \
   --rounds "${BUNDLE_ROUNDS:-5}" --markdown "$out/fp8-bundles.md"
+esac
+case ",$plan," in *,bundle-sanitize,*)
+# compute-sanitizer's memcheck, racecheck and synccheck on the bundles of
+# SAN_DIR (default out/v) at SAN_SHAPES (partial tiles), no timing.
+for tool in memcheck racecheck synccheck; do
+  # shellcheck disable=SC2046
+  step "sanitize-$tool" 150 compute-sanitizer --tool $tool --error-exitcode 9 \
+    python3 bench/fp8_gemm.py $(cat "${SAN_DIR:-out/v}/args") --no-deepgemm \
+    --check-shapes "${SAN_SHAPES:-1000x3000x4160,333x520x72}" --time-shapes none
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|all checks passed|FAILED" "$work/sanitize-$tool.log" | tail -3
+done
 esac
 case ",$plan," in *,masked-bm,*)
 # Masked FP8 at 64-row tiles against the table's pick (128 rows past 64

@@ -302,6 +302,8 @@ struct WideTile {
   /// fp8_gemm_1d2d: the consumer's K loop unrolled this many times (UNROLL)
   /// where the tile is chosen.
   int64_t unroll = 1;
+  /// The least K the tile is chosen for (0: any).
+  int64_t minK = 0;
 };
 constexpr WideTile kBf16WideTiles[] = {{128, 256, 1.0},
                                        {128, 192, 0.90},
@@ -535,6 +537,13 @@ constexpr TableRow kFp8Table[] = {
 ///   an H100: 0.86 -> 0.95x DeepGEMM at 4096x7168x16384, 0.93 -> 0.99 at
 ///   8192^3, 0.93 -> 0.96 at 4096x4096x7168; 4 times: 0.91-0.93, 0.98,
 ///   0.95), which the efficiency leaves out (no pick moves);
+/// - 192x128, three consumer warpgroups of 64 rows (while one promotes,
+///   the tensor cores run the other two's wgmmas): 1.10, its speed per
+///   tile area being 1.06-1.08x 128x192's at 4096x2112x7168, 8192^3 and
+///   4096x7168x16384 and 1.04-1.06x 256x128's at K >= 4096
+///   (bench/results/2026-12-07-fp8-three-consumers.md, an H100); from
+///   K = 4096 up, since at 4096x24576x1536 it took 1.02x 256x128's time in
+///   the same waves * area;
 /// - 128x192: 1.03 from run 28 at 4096x2112x7168 (109.9 us in 3 waves
 ///   against 126.2 in 5 for 128x128; bench/results/2026-12-02-fp8-gemm.md);
 /// - 128x160: 0.95 from run 28 at 4096x576x7168 (31.3 us in one wave,
@@ -543,6 +552,7 @@ constexpr TableRow kFp8Table[] = {
 ///   128x128 118.8 in 5; bench/results/2026-12-01-fp8-gemm.md).
 constexpr WideTile kFp8WideTiles[] = {
     {256, 128, 1.06, nullptr, /*twoWavesMulticastA=*/true, /*unroll=*/8},
+    {192, 128, 1.10, "fp8_gemm_1d2d", false, 1, /*minK=*/4096},
     {128, 192, 1.03},
     {128, 160, 0.95},
     {128, 128, 1.0},
@@ -582,6 +592,10 @@ static int64_t consumerWarpgroups(int64_t blockM, int64_t waves) {
   return std::max<int64_t>(1, blockM / (64 * waves));
 }
 
+/// 64-row waves per consumer warpgroup of the tables' tiles: two in the
+/// 256-row FP8 tile (kFp8WideTiles), one elsewhere.
+static int64_t wavesOfTile(int64_t blockM) { return blockM > 192 ? 2 : 1; }
+
 /// The shared memory of one configuration, buffer by buffer as the family's
 /// spec declares them.
 int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
@@ -605,8 +619,8 @@ int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
     buffers.push_back({stages * alignTo(blockN, 32) * 4, kPlainAlignment});
   if (family.kind == FamilyKind::Fp8Gemm1D2D) // staged B scales, per consumer
     buffers.push_back(
-        {std::min<int64_t>(2, consumers) * (128 % blockN ? 2 : 1) *
-             std::max<int64_t>(stagedBlocks, 1) * 4,
+        {consumerWarpgroups(blockM, wavesOfTile(blockM)) *
+             (128 % blockN ? 2 : 1) * std::max<int64_t>(stagedBlocks, 1) * 4,
          kPlainAlignment});
   return layoutSharedMemory(buffers, /*barriers=*/2 * stages);
 }
@@ -820,6 +834,7 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
             (wide.onlyFamily && family.name != StringRef(wide.onlyFamily)) ||
             (wide.twoWavesMulticastA &&
              family.kind != FamilyKind::Fp8Gemm1D2D) ||
+            problem.k < wide.minK ||
             !chooseStages(family, wide.blockM, wide.blockN, blockK,
                           gemmOutBytes, staged))
           continue;
