@@ -187,7 +187,8 @@ for tool in memcheck racecheck synccheck; do
   step "sanitize-$tool" 150 compute-sanitizer --tool $tool --error-exitcode 9 \
     python3 bench/fp8_gemm.py $(cat "${SAN_DIR:-out/v}/args") --no-deepgemm \
     --check-shapes "${SAN_SHAPES:-1000x3000x4160,333x520x72}" --time-shapes none
-  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|all checks passed|FAILED" "$work/sanitize-$tool.log" | tail -3
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|all checks passed|FAILED" "$work/sanitize-$tool.log" \
+    | tail -3 > "$out/sanitize-$tool.txt"
 done
 esac
 case ",$plan," in *,masked-bm,*)

@@ -304,6 +304,10 @@ struct WideTile {
   int64_t unroll = 1;
   /// The least K the tile is chosen for (0: any).
   int64_t minK = 0;
+  /// fp8_gemm_1d2d: the B scales staged in shared memory whatever K.
+  bool stagedScales = false;
+  /// Chosen for a bf16 D only (the output it was measured with).
+  bool onlyBf16Out = false;
 };
 constexpr WideTile kBf16WideTiles[] = {{128, 256, 1.0},
                                        {128, 192, 0.90},
@@ -541,9 +545,12 @@ constexpr TableRow kFp8Table[] = {
 ///   the tensor cores run the other two's wgmmas): 1.10, its speed per
 ///   tile area being 1.06-1.08x 128x192's at 4096x2112x7168, 8192^3 and
 ///   4096x7168x16384 and 1.04-1.06x 256x128's at K >= 4096
-///   (bench/results/2026-12-07-fp8-three-consumers.md, an H100); from
-///   K = 4096 up, since at 4096x24576x1536 it took 1.02x 256x128's time in
-///   the same waves * area;
+///   (bench/results/2026-12-06-fp8-three-consumers.md, an H100); from
+///   K = 4096 up, since at 4096x24576x1536 it took 1.02x and 1.00x
+///   256x128's time in the same waves * area in two runs; its B scales
+///   staged whatever K (the three warpgroups' global reads took 1.05-1.17x
+///   the time at K = 1536-8192 in the same runs); for a bf16 D only (an
+///   f32 D leaves it three stages, not timed);
 /// - 128x192: 1.03 from run 28 at 4096x2112x7168 (109.9 us in 3 waves
 ///   against 126.2 in 5 for 128x128; bench/results/2026-12-02-fp8-gemm.md);
 /// - 128x160: 0.95 from run 28 at 4096x576x7168 (31.3 us in one wave,
@@ -552,7 +559,8 @@ constexpr TableRow kFp8Table[] = {
 ///   128x128 118.8 in 5; bench/results/2026-12-01-fp8-gemm.md).
 constexpr WideTile kFp8WideTiles[] = {
     {256, 128, 1.06, nullptr, /*twoWavesMulticastA=*/true, /*unroll=*/8},
-    {192, 128, 1.10, "fp8_gemm_1d2d", false, 1, /*minK=*/4096},
+    {192, 128, 1.10, "fp8_gemm_1d2d", false, 1, /*minK=*/4096,
+     /*stagedScales=*/true, /*onlyBf16Out=*/true},
     {128, 192, 1.03},
     {128, 160, 0.95},
     {128, 128, 1.0},
@@ -618,10 +626,10 @@ int64_t sharedBytes(const KernelFamily &family, int64_t blockM, int64_t blockN,
   if (family.kind == FamilyKind::Fp8Gemm1D1D)                 // B scales
     buffers.push_back({stages * alignTo(blockN, 32) * 4, kPlainAlignment});
   if (family.kind == FamilyKind::Fp8Gemm1D2D) // staged B scales, per consumer
-    buffers.push_back(
-        {consumerWarpgroups(blockM, wavesOfTile(blockM)) *
-             (128 % blockN ? 2 : 1) * std::max<int64_t>(stagedBlocks, 1) * 4,
-         kPlainAlignment});
+    buffers.push_back({consumerWarpgroups(blockM, wavesOfTile(blockM)) *
+                           (128 % blockN ? 2 : 1) *
+                           std::max<int64_t>(stagedBlocks, 1) * 4,
+                       kPlainAlignment});
   return layoutSharedMemory(buffers, /*barriers=*/2 * stages);
 }
 
@@ -824,17 +832,21 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
     if (!blockN) {
       // The tile of the least time by waves, among those that fit.
       double best = 0;
+      const int64_t rowStaged = stagedBlocks;
       for (const WideTile &wide : isBf16(family)
                                       ? ArrayRef<WideTile>(kBf16WideTiles)
                                       : ArrayRef<WideTile>(kFp8WideTiles)) {
         // Whether it fits; the chosen tile's own call below settles the
         // staging (a candidate's must not drop it for the others).
-        int64_t staged = stagedBlocks;
+        const int64_t tileStaged =
+            wide.stagedScales ? stagedScaleBlocks(family, problem.k, true)
+                              : rowStaged;
+        int64_t staged = tileStaged;
         if ((row.blockM && wide.blockM != row.blockM) ||
             (wide.onlyFamily && family.name != StringRef(wide.onlyFamily)) ||
             (wide.twoWavesMulticastA &&
              family.kind != FamilyKind::Fp8Gemm1D2D) ||
-            problem.k < wide.minK ||
+            problem.k < wide.minK || (wide.onlyBf16Out && gemmOutBytes != 2) ||
             !chooseStages(family, wide.blockM, wide.blockN, blockK,
                           gemmOutBytes, staged))
           continue;
@@ -846,6 +858,7 @@ std::string chooseConfig(const KernelFamily &family, const GemmProblem &problem,
           blockM = wide.blockM;
           blockN = wide.blockN;
           twoWaves = wide.twoWavesMulticastA;
+          stagedBlocks = tileStaged;
           unroll = std::max(row.unroll, wide.unroll);
           best = time;
         }

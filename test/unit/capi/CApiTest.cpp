@@ -387,7 +387,11 @@ TEST_F(CompilerApi, ConfigTablePicksTheMeasuredWinners) {
       {"fp8_gemm_1d2d", 128, 32768, 512, nullptr, 128, 128, 5},
       {"fp8_gemm_1d1d", 128, 32768, 512, "f32", 64, 128, 7}, // not 128x128
       {"fp8_gemm_1d1d", 128, 4096, 7168, "f32", 64, 128, 7}, // not 64x64
-      {"fp8_gemm_1d2d", 4096, 2112, 7168, nullptr, 128, 192, 4},
+      // Three consumer warpgroups of 64 rows where K >= 4096 and the waves
+      // allow (bench/results/2026-12-06-fp8-three-consumers.md).
+      {"fp8_gemm_1d2d", 4096, 2112, 7168, nullptr, 192, 128, 4},
+      {"fp8_gemm_1d2d", 8192, 8192, 8192, nullptr, 192, 128, 4},
+      {"fp8_gemm_1d2d", 6144, 7168, 4096, nullptr, 192, 128, 4},
       {"fp8_gemm_1d2d", 4096, 576, 7168, nullptr, 128, 160, 5},
       {"fp8_gemm_1d2d", 256, 2112, 7168, nullptr, 64, 64, 12}, // one wave
       {"fp8_gemm_1d1d", 256, 2112, 7168, "f32", 128, 64, 7},
@@ -706,44 +710,6 @@ TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfRun51) {
                              "run 51");
 }
 
-// FP8 1D2D picks against run 44 of bench/results/2026-12-03-vs-deepgemm.md
-// (raw: 2026-12-03-raw/run44-fp8.md): twelve builds timed with CUDA graphs
-// on four shapes; the pick must be one of them, within 3% of the fastest.
-TEST_F(CompilerApi, Fp8PicksAreWithinThreePercentOfRun44) {
-  const char *builds[] = {
-      "ACCUMULATE=0 BLK_M=16 BLK_N=128 MAX_KB=0 OUT=bf16 STAGES=8 UNROLL=4",
-      "ACCUMULATE=0 BLK_M=16 BLK_N=128 MAX_KB=0 OUT=bf16 STAGES=8",
-      "ACCUMULATE=0 BLK_M=16 BLK_N=192 MAX_KB=0 OUT=bf16 STAGES=6",
-      "ACCUMULATE=0 BLK_M=16 BLK_N=64 MAX_KB=0 OUT=bf16 STAGES=12 UNROLL=4",
-      "ACCUMULATE=0 BLK_M=32 BLK_N=128 MAX_KB=0 OUT=bf16 STAGES=8",
-      "ACCUMULATE=0 BLK_M=16 BLK_N=128 MAX_KB=0 OUT=bf16 OVERLAP=1 STAGES=8",
-      "ACCUMULATE=0 BLK_M=128 BLK_N=192 MAX_KB=128 OUT=bf16 STAGES=4",
-      "ACCUMULATE=0 BLK_M=128 BLK_N=192 MAX_KB=0 OUT=bf16 STAGES=4",
-      "ACCUMULATE=0 BLK_M=128 BLK_N=144 MAX_KB=128 OUT=bf16 STAGES=4",
-      "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 MAX_KB=128 OUT=bf16 "
-      "STAGES=3 WAVES=2",
-      "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_M=2 MAX_KB=128 OUT=bf16 "
-      "STAGES=3 WAVES=2",
-      "ACCUMULATE=0 BLK_M=128 BLK_N=192 CLUSTER_M=2 MAX_KB=128 OUT=bf16 "
-      "STAGES=4",
-  };
-  // 1x32768x512 (16x128 with global B scales here) was re-timed with the
-  // B scales staged on 2026-12-04: the next test. 4096x7168x16384 and
-  // 4096x4096x7168 (256x128 two waves, fastest here) now take that tile
-  // with its K loop unrolled, timed on 2026-12-06: the test after it.
-  const std::vector<TimedShape> shapes = {
-      {4096,
-       2112,
-       7168,
-       {585.0, 605.3, 603.8, 711.5, 283.2, 460.8, 109.2, 114.9, 139.6, 142.7,
-        144.5, 111.7}},
-  };
-  expectPicksNearFastest("fp8_gemm_1d2d", std::size(builds), shapes, "run 44",
-                         [&](size_t i, const tilec_kernel_info &info) {
-                           return std::string(builds[i]) == info.params;
-                         });
-}
-
 // The two-wave 256x128 tile's K loop unrolled, against run 5 of
 // bench/results/2026-12-06-fp8-unroll.md (an H100: the bundles interleaved
 // with DeepGEMM in one process, 20 rounds of CUDA graphs); run 4 had the
@@ -762,10 +728,41 @@ TEST_F(CompilerApi, Fp8TwoWavePicksAreWithinThreePercentOfTheUnrollRun) {
   const std::vector<TimedShape> shapes = {
       {4096, 7168, 16384, {853.5, 822.1, 803.2, 873.4, 861.6}},
       {4096, 4096, 7168, {209.8, 208.9, 207.8, 237.2, 236.0}},
-      {8192, 8192, 8192, {953.5, 919.6, 905.8, 914.9, 933.0}},
   };
   expectPicksNearFastest("fp8_gemm_1d2d", std::size(builds), shapes,
                          "the unroll run",
+                         [&](size_t i, const tilec_kernel_info &info) {
+                           return std::string(builds[i]) == info.params;
+                         });
+}
+
+// The three-consumer 192x128 tile against the 256x128 two-wave tile (B
+// scales staged and from global memory), 128x192 and itself with global B
+// scales: run 2 of bench/results/2026-12-06-fp8-three-consumers.md (an
+// H100; the bundles interleaved with DeepGEMM in one process, 8 rounds of
+// CUDA graphs). It replaces run 44 (2026-12-03) at 4096x2112x7168, where
+// 128x192 was the fastest of the tiles then timed, and the unroll run at
+// 8192^3.
+TEST_F(CompilerApi, Fp8ThreeConsumerPicksAreWithinThreePercentOfTheirRun) {
+  const char *builds[] = {
+      "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 MAX_KB=128 OUT=bf16 "
+      "STAGES=3 UNROLL=8 WAVES=2",
+      "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 MAX_KB=0 OUT=bf16 "
+      "STAGES=3 UNROLL=8 WAVES=2",
+      "ACCUMULATE=0 BLK_M=128 BLK_N=192 MAX_KB=128 OUT=bf16 STAGES=4",
+      "ACCUMULATE=0 BLK_M=192 BLK_N=128 MAX_KB=128 OUT=bf16 STAGES=4",
+      "ACCUMULATE=0 BLK_M=192 BLK_N=128 MAX_KB=0 OUT=bf16 STAGES=4",
+  };
+  const std::vector<TimedShape> shapes = {
+      {8192, 8192, 8192, {923.0, 933.0, 928.0, 862.9, 1011.2}},
+      {4096, 2112, 7168, {154.9, 157.1, 117.7, 112.4, 121.8}},
+      {2048, 7168, 7168, {203.4, 209.4, 197.7, 184.9, 191.3}},
+      {6144, 7168, 4096, {326.9, 328.2, 312.8, 288.8, 304.7}},
+      {16384, 7168, 7168, {1407.0, 1433.8, 1442.4, 1384.5, 1564.8}},
+      {4096, 24576, 1536, {290.7, 282.4, 295.1, 281.6, 285.9}},
+  };
+  expectPicksNearFastest("fp8_gemm_1d2d", std::size(builds), shapes,
+                         "the three-consumer run",
                          [&](size_t i, const tilec_kernel_info &info) {
                            return std::string(builds[i]) == info.params;
                          });
