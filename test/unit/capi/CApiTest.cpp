@@ -482,6 +482,17 @@ std::vector<tilec_kernel_info> expectPicksNearFastest(
   return picks;
 }
 
+/// fp8_gemm_1d2d's pick for each shape is one of `builds` (its -D params as
+/// the config reports them), measured within 3% of the fastest of them.
+void expectFp8PicksNearFastest(const std::vector<const char *> &builds,
+                               const std::vector<TimedShape> &shapes,
+                               const char *run) {
+  expectPicksNearFastest("fp8_gemm_1d2d", builds.size(), shapes, run,
+                         [&](size_t i, const tilec_kernel_info &info) {
+                           return std::string(builds[i]) == info.params;
+                         });
+}
+
 /// bf16_gemm_nt's picks among the tiles `run` timed, one consumer
 /// warpgroup per 64 rows (one for 16 and 32).
 void expectBf16PicksNearFastest(const std::vector<TimedTile> &tiles,
@@ -715,7 +726,7 @@ TEST_F(CompilerApi, Bf16PicksAreWithinThreePercentOfRun51) {
 // with DeepGEMM in one process, 20 rounds of CUDA graphs); run 4 had the
 // loop not unrolled 3-10% slower than 8 times at these shapes.
 TEST_F(CompilerApi, Fp8TwoWavePicksAreWithinThreePercentOfTheUnrollRun) {
-  const char *builds[] = {
+  const std::vector<const char *> builds = {
       "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 MAX_KB=128 OUT=bf16 "
       "STAGES=3 UNROLL=2 WAVES=2",
       "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 MAX_KB=128 OUT=bf16 "
@@ -729,11 +740,7 @@ TEST_F(CompilerApi, Fp8TwoWavePicksAreWithinThreePercentOfTheUnrollRun) {
       {4096, 7168, 16384, {853.5, 822.1, 803.2, 873.4, 861.6}},
       {4096, 4096, 7168, {209.8, 208.9, 207.8, 237.2, 236.0}},
   };
-  expectPicksNearFastest("fp8_gemm_1d2d", std::size(builds), shapes,
-                         "the unroll run",
-                         [&](size_t i, const tilec_kernel_info &info) {
-                           return std::string(builds[i]) == info.params;
-                         });
+  expectFp8PicksNearFastest(builds, shapes, "the unroll run");
 }
 
 // The three-consumer 192x128 tile against the 256x128 two-wave tile (B
@@ -744,7 +751,7 @@ TEST_F(CompilerApi, Fp8TwoWavePicksAreWithinThreePercentOfTheUnrollRun) {
 // 128x192 was the fastest of the tiles then timed, and the unroll run at
 // 8192^3.
 TEST_F(CompilerApi, Fp8ThreeConsumerPicksAreWithinThreePercentOfTheirRun) {
-  const char *builds[] = {
+  const std::vector<const char *> builds = {
       "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 MAX_KB=128 OUT=bf16 "
       "STAGES=3 UNROLL=8 WAVES=2",
       "ACCUMULATE=0 BLK_M=256 BLK_N=128 CLUSTER_N=2 MAX_KB=0 OUT=bf16 "
@@ -761,11 +768,7 @@ TEST_F(CompilerApi, Fp8ThreeConsumerPicksAreWithinThreePercentOfTheirRun) {
       {16384, 7168, 7168, {1407.0, 1433.8, 1442.4, 1384.5, 1564.8}},
       {4096, 24576, 1536, {290.7, 282.4, 295.1, 281.6, 285.9}},
   };
-  expectPicksNearFastest("fp8_gemm_1d2d", std::size(builds), shapes,
-                         "the three-consumer run",
-                         [&](size_t i, const tilec_kernel_info &info) {
-                           return std::string(builds[i]) == info.params;
-                         });
+  expectFp8PicksNearFastest(builds, shapes, "the three-consumer run");
 }
 
 // The small-M rows' B scales staged whatever K, against the builds timed
@@ -817,12 +820,8 @@ TEST_F(CompilerApi, Fp8SmallMPicksAreWithinThreePercentOfTheStagedScalesRuns) {
        {8.7, 7.9}},
   };
   for (const Timed &run : runs)
-    expectPicksNearFastest("fp8_gemm_1d2d", run.builds.size(),
-                           {{run.m, run.n, run.k, run.microseconds}},
-                           "2026-12-04",
-                           [&](size_t i, const tilec_kernel_info &info) {
-                             return std::string(run.builds[i]) == info.params;
-                           });
+    expectFp8PicksNearFastest(
+        run.builds, {{run.m, run.n, run.k, run.microseconds}}, "2026-12-04");
 }
 
 // Split K: the GEMM writes f32 partial sums (OUT=f32, SPLIT_K) whatever D
