@@ -42,6 +42,8 @@
 #        out/ carried) at eight shapes, beside DeepGEMM.
 # masked-bm: the masked FP8 cases with the table's tile and with 64-row
 #        tiles (py_grouped_check.py --define BLK_M=64).
+# psum-c3: the psum FP8 cases with the table's tile and with 192-row tiles
+#        of three consumer warpgroups (BLK_N 128, B scales staged).
 # gemm:  the FP8 compass shapes (vs_deepgemm.py) and the grouped FP8 kinds
 #        (--quick), beside DeepGEMM.
 # fp8-large: the large FP8 shapes beside DeepGEMM, then Nsight Compute
@@ -197,6 +199,9 @@ case ",$plan," in *,masked-bm,*)
 # Masked FP8 at 64-row tiles against the table's pick (128 rows past 64
 # expected rows: 192 rows per group compute 256), beside DeepGEMM.
 grouped_ab masked masked-pick masked-bm64 BLK_M=64
+esac
+case ",$plan," in *,psum-c3,*)
+grouped_ab psum psum-pick psum-c3 "BLK_M=192 BLK_N=128 STAGES=4 MAX_KB=128"
 esac
 case ",$plan," in *,gemm,*)
 step fp8-compass 200 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
