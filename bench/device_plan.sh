@@ -42,10 +42,8 @@
 #        out/ carried) at eight shapes, beside DeepGEMM.
 # masked-bm: the masked FP8 cases with the table's tile and with 64-row
 #        tiles (py_grouped_check.py --define BLK_M=64).
-# psum-c3: the psum FP8 cases with the table's tile and with 192-row tiles
-#        of three consumer warpgroups (BLK_N 128, B scales staged).
-# grouped-variants: GROUPED_LAYOUT's FP8 cases at the pick and at each of
-#        GROUPED_VARIANTS ("name:A=1 B=2;name2:C=3").
+# grouped-variants: GROUPED_KIND's (default fp8) GROUPED_LAYOUT cases at the
+#        pick and at each of GROUPED_VARIANTS ("name:A=1 B=2;name2:C=3").
 # gemm:  the FP8 compass shapes (vs_deepgemm.py) and the grouped FP8 kinds
 #        (--quick), beside DeepGEMM.
 # fp8-large: the large FP8 shapes beside DeepGEMM, then Nsight Compute
@@ -202,21 +200,21 @@ case ",$plan," in *,masked-bm,*)
 # expected rows: 192 rows per group compute 256), beside DeepGEMM.
 grouped_ab masked masked-pick masked-bm64 BLK_M=64
 esac
-case ",$plan," in *,psum-c3,*)
-grouped_ab psum psum-pick psum-c3 "BLK_M=192 BLK_N=128 STAGES=4 MAX_KB=128"
-esac
 case ",$plan," in *,grouped-variants,*)
-# GROUPED_LAYOUT's FP8 cases at the table's pick, then at each variant of
-# GROUPED_VARIANTS ("name:A=1 B=2;name2:C=3"), each beside DeepGEMM.
-step "${GROUPED_LAYOUT}-pick" 120 python3 bench/py_grouped_check.py --kinds fp8 \
-  --layouts "$GROUPED_LAYOUT" --markdown "$out/${GROUPED_LAYOUT}-pick.md"
+# GROUPED_KIND's (fp8 or bf16, default fp8) GROUPED_LAYOUT cases at the
+# table's pick, then at each variant of GROUPED_VARIANTS ("name:A=1 B=2;
+# name2:C=3"), each beside DeepGEMM.
+kind=${GROUPED_KIND:-fp8}
+tag="$kind-${GROUPED_LAYOUT//,/-}"
+step "$tag-pick" "${GROUPED_STEP_S:-150}" python3 bench/py_grouped_check.py --kinds "$kind" \
+  --layouts "$GROUPED_LAYOUT" --markdown "$out/$tag-pick.md"
 IFS=';' read -ra variants <<< "$GROUPED_VARIANTS"
 for v in "${variants[@]}"; do
   defines=()
   for d in ${v#*:}; do defines+=(--define "$d"); done
-  step "${GROUPED_LAYOUT}-${v%%:*}" 120 python3 bench/py_grouped_check.py --kinds fp8 \
-    --layouts "$GROUPED_LAYOUT" --define-kind fp8 "${defines[@]}" \
-    --markdown "$out/${GROUPED_LAYOUT}-${v%%:*}.md"
+  step "$tag-${v%%:*}" "${GROUPED_STEP_S:-150}" python3 bench/py_grouped_check.py --kinds "$kind" \
+    --layouts "$GROUPED_LAYOUT" --define-kind "$kind" "${defines[@]}" \
+    --markdown "$out/$tag-${v%%:*}.md"
 done
 esac
 case ",$plan," in *,gemm,*)
