@@ -6,9 +6,11 @@
 // SM90 heuristic: the contiguous layouts take tiles that divide the groups'
 // alignment (DeepGEMM: BLOCK_M = the alignment), so that no tile spans two
 // groups; masked groups take 64 rows for few expected rows per group, else
-// 128. BLK_N is the widest that still gives every SM a tile; the FP8
-// widths are measured against each other (kFp8Widths), the BF16 ones not
-// yet: their reasons say so.
+// 128. BLK_N is the widest that still gives every SM a tile (BF16: and
+// whose last wave is at least kBf16MinLastWave full); the FP8 widths are
+// measured against each other (kFp8Widths), the BF16 ones at the masked
+// cases (kBf16MinLastWave). BF16 masked tiles keep a K block's wgmmas in
+// flight (MMA_INFLIGHT).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,21 @@ namespace {
 /// (64x192 against 64x128 at 20 expected rows: 0.98x against 0.95x).
 constexpr int64_t kBf16Widths[] = {256, 128, 64};
 constexpr int64_t kFp8Widths[] = {192, 128, 64};
+
+/// BF16 widths whose tiles fill less of the SMs than this over the waves
+/// they take are passed over for the next narrower one (the narrowest
+/// stays). 6 masked groups of 20 rows on 132 SMs: 64x256 at N = 6144 is
+/// 144 tiles, two waves 55% full, 0.86x DeepGEMM; 64x128 (73%) 0.89x; at
+/// N = 7168 0.94x (64%) against 1.00x (85%); at every other masked and
+/// contiguous case of DeepGEMM's the widest fills over 95% (runs 3-4 of
+/// bench/results/2026-12-06-grouped-tiles-and-overlap.md).
+constexpr double kBf16MinLastWave = 0.7;
+
+/// Tiles over the SM slots of the waves they take.
+double waveFill(int64_t tiles, int64_t smCount) {
+  return static_cast<double>(tiles) /
+         static_cast<double>(divideCeil(tiles, smCount) * smCount);
+}
 
 /// DeepGEMM's kNum1DBlocksPerGroup (scheduler/gemm.cuh): of 8 and 16 block
 /// rows per L2 group, the one whose group's A and B tiles span fewer rows
@@ -112,7 +129,9 @@ std::string chooseGroupedConfig(const KernelFamily &family,
       bf16 ? ArrayRef<int64_t>(kBf16Widths) : ArrayRef<int64_t>(kFp8Widths);
   for (int64_t blockN : widths) {
     const int64_t tiles = mTiles * divideCeil(problem.n, blockN);
-    if (tiles < smCount && blockN != widths.back())
+    if (blockN != widths.back() &&
+        (tiles < smCount ||
+         (bf16 && waveFill(tiles, smCount) < kBf16MinLastWave)))
       continue;
     int64_t stagedBlocks = stagedScaleBlocks(family, problem.k);
     const int64_t stages = chooseStages(family, blockM, blockN, blockK,
@@ -136,10 +155,14 @@ std::string chooseGroupedConfig(const KernelFamily &family,
                        : blockN == widths.front()
                            ? "the widest, a tile for every SM"
                            : "wider tiles would leave SMs idle";
+    const bool inflight = bf16 && layout == GroupLayout::Masked;
     config.reason =
         formatv("{0}: {1}x{2} tiles, {3}{4}", whyM, blockM, blockN, whyN,
-                bf16 ? " (not measured yet)"
-                     : " (192 against 128 measured: kFp8Widths)")
+                !bf16      ? " (192 against 128 measured: kFp8Widths)"
+                : inflight ? ", a K block in flight (measured: "
+                             "kBf16MinLastWave)"
+                           : " (measured at the masked cases: "
+                             "kBf16MinLastWave)")
             .str();
     const int64_t groupRows = l2GroupRows(blockM, blockN, smCount);
     config.params = {
@@ -153,6 +176,11 @@ std::string chooseGroupedConfig(const KernelFamily &family,
       config.params.push_back({"ALIGN", std::to_string(problem.mkAlignment)});
     if (!bf16)
       config.params.push_back({"MAX_KB", std::to_string(stagedBlocks)});
+    // Masked BF16 tiles, 128x256 at 192 expected rows: 0.77-0.86x DeepGEMM
+    // without, 0.97-0.99x with (run 3 of 2026-12-06-grouped-tiles-and-
+    // overlap.md); contiguous 1.00x without, 0.99x with, so off there.
+    if (inflight)
+      config.params.push_back({"MMA_INFLIGHT", "1"});
     if (family.bMnMajor) // B [G, K, N]: the shared spec's B_MN
       config.params.push_back({"B_MN", "1"});
     llvm::sort(config.params, [](const ConfigParam &a, const ConfigParam &b) {

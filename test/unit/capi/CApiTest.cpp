@@ -1052,9 +1052,19 @@ TEST_F(CompilerApi, GroupedConfigsFollowDeepGemmsBlockM) {
        grouped(4 * 8192, 4096, 7168, 4, TILEC_GROUP_LAYOUT_CONTIGUOUS),
        "BLK_M=128 BLK_N=256 GROUP=16 LAYOUT=0 STAGES=3"},
       // 6 groups of 20 rows: 256 columns would leave SMs idle, 128 not.
+      // Masked BF16 tiles keep a K block's wgmmas in flight.
       {"m_grouped_bf16_gemm_nt",
        grouped(6 * 24, 4096, 2048, 6, TILEC_GROUP_LAYOUT_MASKED),
-       "BLK_M=64 BLK_N=128 GROUP=16 LAYOUT=2 STAGES=8"},
+       "BLK_M=64 BLK_N=128 GROUP=16 LAYOUT=2 MMA_INFLIGHT=1 STAGES=8"},
+      // At N = 6144, 64x256 is 144 tiles: a second wave of 12 on 132 SMs
+      // (55% full over two waves); 64x128 fills 73% of three.
+      {"m_grouped_bf16_gemm_nt",
+       grouped(6 * 24, 6144, 7168, 6, TILEC_GROUP_LAYOUT_MASKED),
+       "BLK_M=64 BLK_N=128 GROUP=16 LAYOUT=2 MMA_INFLIGHT=1 STAGES=8"},
+      // 32 groups of 192 rows: 128x256 fills 97% of its waves.
+      {"m_grouped_bf16_gemm_nt",
+       grouped(32 * 192, 6144, 7168, 32, TILEC_GROUP_LAYOUT_MASKED),
+       "BLK_M=128 BLK_N=256 GROUP=16 LAYOUT=2 MMA_INFLIGHT=1 STAGES=3"},
       // B [G, K, N]: the nt spec with B_MN = 1.
       {"m_grouped_bf16_gemm_nn",
        grouped(4 * 8192, 4096, 7168, 4, TILEC_GROUP_LAYOUT_CONTIGUOUS),
@@ -1062,7 +1072,7 @@ TEST_F(CompilerApi, GroupedConfigsFollowDeepGemmsBlockM) {
       // Fewer tiles than SMs whatever the width: the narrowest.
       {"m_grouped_bf16_gemm_nt",
        grouped(6 * 24, 512, 2048, 6, TILEC_GROUP_LAYOUT_MASKED),
-       "BLK_M=64 BLK_N=64 GROUP=8 LAYOUT=2 STAGES=12"},
+       "BLK_M=64 BLK_N=64 GROUP=8 LAYOUT=2 MMA_INFLIGHT=1 STAGES=12"},
   };
   for (const Case &c : cases) {
     tilec_kernel_info config;
