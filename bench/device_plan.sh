@@ -44,6 +44,8 @@
 #        tiles (py_grouped_check.py --define BLK_M=64).
 # grouped-variants: GROUPED_KIND's (default fp8) GROUPED_LAYOUT cases at the
 #        pick and at each of GROUPED_VARIANTS ("name:A=1 B=2;name2:C=3").
+# kgrouped-one: K-grouped BF16 as one launch (py_kgrouped_check.py
+#        --one-launch) against a launch per group, and its memcheck.
 # gemm:  the FP8 compass shapes (vs_deepgemm.py) and the grouped FP8 kinds
 #        (--quick), beside DeepGEMM.
 # fp8-large: the large FP8 shapes beside DeepGEMM, then Nsight Compute
@@ -216,6 +218,19 @@ for v in "${variants[@]}"; do
     --layouts "$GROUPED_LAYOUT" --define-kind "$kind" "${defines[@]}" \
     --markdown "$out/$tag-${v%%:*}.md"
 done
+esac
+case ",$plan," in *,kgrouped-one,*)
+# K-grouped BF16 as one launch over all groups against a dense launch per
+# group (each beside DeepGEMM on its K-grouped cases), then memcheck of the
+# one launch on the small case.
+step kgrouped-bf16-groups 150 python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz \
+  --kinds bf16 --markdown "$out/kgrouped-bf16-groups.md"
+step kgrouped-bf16-one 150 python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz \
+  --kinds bf16 --one-launch --markdown "$out/kgrouped-bf16-one.md"
+step kgrouped-one-memcheck 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
+  python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz --kinds bf16 \
+  --small --no-timing --one-launch
+grep -E "ERROR SUMMARY" "$work/kgrouped-one-memcheck.log" | tail -1 > "$out/kgrouped-one-memcheck.txt"
 esac
 case ",$plan," in *,gemm,*)
 step fp8-compass 200 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \

@@ -153,6 +153,39 @@ class DryRunTest(Base):
         self.assert_fast_path(lambda: dg.k_grouped_bf16_gemm_tn_contiguous(
             a, b, d, ks, layout, d))
 
+    def test_bf16_one_launch_over_all_groups(self):
+        """_kgrouped.one_launch_bf16: one launch of the K-grouped spec (its
+        arguments checked by the dry-run runtime against the kernel's
+        signature), no per-group launch, the ks on the device."""
+        ks, m, n = [0, 128, 384, 0, 256], 136, 264
+        a, b, d, layout = bf16_inputs(ks, m, n)
+        c = torch.randn_like(d)
+        launches = []
+        real = _cache.get_kernel
+
+        def kernel_of(*args, **kw):
+            kernel = real(*args, **kw)
+            launch = kernel.launch
+            kernel_spy = mock.Mock(wraps=kernel)
+            kernel_spy.launch = lambda tensors: launches.append(tensors) or launch(tensors)
+            return kernel_spy
+
+        with mock.patch.object(_kgrouped, "one_launch_bf16", True), \
+                mock.patch.object(_cache, "get_kernel", side_effect=kernel_of) as get, \
+                mock.patch.object(_kgrouped, "_launch_group",
+                                  side_effect=AssertionError("a per-group launch")):
+            dg.k_grouped_bf16_gemm_tn_contiguous(a, b, d, ks, layout, c)
+        self.assertEqual([call.args[:2] for call in get.call_args_list],
+                         [(_kgrouped.ONE_LAUNCH_BF16_FAMILY, ())])
+        self.assertEqual(len(launches), 1)
+        ta, tb, td, tks = launches[0]
+        self.assertIs(ta, a)
+        self.assertIs(tb, b)
+        self.assertIs(td, d)
+        self.assertEqual(tks.dtype, torch.int32)
+        self.assertEqual(tks.tolist(), ks)
+        self.assertTrue(torch.equal(d, c), "c copied into d before the launch")
+
     def test_bf16_with_a_64_row_alignment(self):
         self.addCleanup(dg.set_mk_alignment_for_contiguous_layout, 128)
         dg.set_mk_alignment_for_contiguous_layout(64)

@@ -23,18 +23,28 @@ output and accumulation. A c other than d is copied into d first, then each
 launch adds its group's product to d[g]; an empty group leaves d[g] = c[g].
 The checks run once per call, here; each group's launch takes the dense
 dispatcher's fast path once a group of its K has been planned. Why this is
-not one launch yet: docs/python.md.
+not one launch yet: docs/python.md. BF16 has an opt-in single launch of
+lib/Kernels/k_grouped_bf16_gemm_tn.tile over all groups (one_launch_bf16,
+bench/py_kgrouped_check.py --one-launch), not yet timed on a GPU.
 """
 
 from typing import NamedTuple, Optional, Tuple
 
 import torch
 
-from . import _gemm, _grouped, _ops, quant
+from . import _cache, _gemm, _grouped, _ops, quant
 from ._checks import Operand, expect_bool, expect_compiled_dims, expect_same_device
 
 FP8_K_ALIGNMENT = 128       # one 128-K scale block per group's K block
 FP8_RECIPE = (1, 1, 128)    # the only one DeepGEMM takes for K-grouped FP8
+
+#: K-grouped BF16 as one launch of this family over all groups (its tiles
+#: numbered across the groups, each tile's K loop over its group's rows of
+#: a and b) instead of a dense launch per group. Off until timed on a GPU
+#: against the per-group launches (bench/py_kgrouped_check.py --one-launch).
+one_launch_bf16 = False
+ONE_LAUNCH_BF16_FAMILY = "k_grouped_bf16_gemm_tn"
+_ks_tensors = {}   # (ks, device) -> the int32 [G] tensor of the ks on it
 
 
 class KGroupedPlan(NamedTuple):
@@ -288,6 +298,32 @@ def launch(plan: KGroupedPlan) -> None:
         for _, views in group_inputs(plan, tuple(inputs)):
             _trace_group(plan, views)
         return
+    if plan.kind == "bf16" and one_launch_bf16:
+        _launch_bf16_groups(plan, tuple(inputs))
+        return
     dispatcher_key = key(plan)
     for _, views in group_inputs(plan, tuple(inputs)):
         _launch_group(plan, dispatcher_key, views)
+
+
+def ks_tensor(ks: Tuple[int, ...], device: torch.device) -> torch.Tensor:
+    """The checked ks_cpu as an int32 [G] tensor on `device`, made once per
+    ks (grouped_layout is not read: DeepGEMM's SM90 kernels take ks_cpu)."""
+    found = _ks_tensors.get((ks, device))
+    if found is None:
+        if len(_ks_tensors) >= 64:   # a training run's few shapes, bounded
+            _ks_tensors.clear()
+        found = _ks_tensors[(ks, device)] = torch.tensor(
+            ks, dtype=torch.int32).to(device)
+    return found
+
+
+def _launch_bf16_groups(plan: KGroupedPlan, inputs: tuple) -> None:
+    """All groups in one launch of ONE_LAUNCH_BF16_FAMILY: a [sum(K), M],
+    b [sum(K), N], d [G, M, N] holding c, the ks; the kernel adds each
+    group's product to d[g] (TMA reduce-add) and leaves empty groups."""
+    a, b, d = inputs
+    device = d.device
+    kernel = _cache.get_kernel(ONE_LAUNCH_BF16_FAMILY, (), device.index)
+    kernel.set_persistent_limit(_gemm._num_sms_override or 0)
+    kernel.launch([a, b, d, ks_tensor(plan.ks, device)])

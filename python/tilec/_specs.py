@@ -75,6 +75,10 @@ _CANDIDATES = {
     "paged_mqa_logits": [("lib/Kernels/paged_mqa_logits.tile", "paged_mqa_logits")],
     # The expert-parallel MoE layer's token movement and combine
     # (tilec.moe): default params.
+    # K-grouped BF16 in one launch (opt-in, _kgrouped.one_launch_bf16):
+    # default params.
+    "k_grouped_bf16_gemm_tn": [("lib/Kernels/k_grouped_bf16_gemm_tn.tile",
+                                "k_grouped_bf16_gemm_tn")],
     "moe_scatter_rows": [("lib/Kernels/moe_scatter_rows.tile", "moe_scatter_rows")],
     "moe_combine": [("lib/Kernels/moe_combine.tile", "moe_combine")],
     "moe_swiglu_fp8": [("lib/Kernels/moe_swiglu_fp8.tile", "moe_swiglu_fp8")],
