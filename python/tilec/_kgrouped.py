@@ -308,7 +308,9 @@ def launch(plan: KGroupedPlan) -> None:
 
 def ks_tensor(ks: Tuple[int, ...], device: torch.device) -> torch.Tensor:
     """The checked ks_cpu as an int32 [G] tensor on `device`, made once per
-    ks (grouped_layout is not read: DeepGEMM's SM90 kernels take ks_cpu)."""
+    ks (grouped_layout is not read: DeepGEMM's SM90 kernels take ks_cpu).
+    The copy to the device cannot run inside a CUDA graph capture: a ks's
+    first call must come before one."""
     found = _ks_tensors.get((ks, device))
     if found is None:
         if len(_ks_tensors) >= 64:   # a training run's few shapes, bounded

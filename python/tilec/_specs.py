@@ -73,12 +73,12 @@ _CANDIDATES = {
     # DeepGEMM's fp8_paged_mqa_logits (decode): the problem's params too
     # (_paged_mqa.py).
     "paged_mqa_logits": [("lib/Kernels/paged_mqa_logits.tile", "paged_mqa_logits")],
-    # The expert-parallel MoE layer's token movement and combine
-    # (tilec.moe): default params.
     # K-grouped BF16 in one launch (opt-in, _kgrouped.one_launch_bf16):
     # default params.
     "k_grouped_bf16_gemm_tn": [("lib/Kernels/k_grouped_bf16_gemm_tn.tile",
                                 "k_grouped_bf16_gemm_tn")],
+    # The expert-parallel MoE layer's token movement and combine
+    # (tilec.moe): default params.
     "moe_scatter_rows": [("lib/Kernels/moe_scatter_rows.tile", "moe_scatter_rows")],
     "moe_combine": [("lib/Kernels/moe_combine.tile", "moe_combine")],
     "moe_swiglu_fp8": [("lib/Kernels/moe_swiglu_fp8.tile", "moe_swiglu_fp8")],
