@@ -129,17 +129,26 @@ for c in 3 19; do
   done
 done
 esac
-# grouped_ab LAYOUT PICK VARIANT DEFINE: the FP8 grouped cases of LAYOUT at
-# the table's pick (step PICK) and with --define DEFINE (step VARIANT), each
-# beside DeepGEMM.
-grouped_ab() {
-  step "$2" 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts "$1" \
-    --markdown "$out/$2.md"
-  local defines=()
-  for d in $4; do defines+=(--define "$d"); done
-  step "$3" 120 python3 bench/py_grouped_check.py --kinds fp8 --layouts "$1" \
-    --define-kind fp8 "${defines[@]}" --markdown "$out/$3.md"
+# grouped_runs KIND LAYOUT LIMIT PICK PREFIX VARIANTS: KIND's grouped cases
+# of LAYOUT at the table's pick (step PICK), then at each of VARIANTS
+# ("name:A=1 B=2;name2:C=3", step PREFIX + name), each beside DeepGEMM.
+grouped_runs() {
+  local kind=$1 layout=$2 limit=$3 pick=$4 prefix=$5 v d
+  step "$pick" "$limit" python3 bench/py_grouped_check.py --kinds "$kind" \
+    --layouts "$layout" --markdown "$out/$pick.md"
+  local variants=()
+  IFS=';' read -ra variants <<< "$6"
+  for v in "${variants[@]}"; do
+    local defines=()
+    for d in ${v#*:}; do defines+=(--define "$d"); done
+    step "$prefix${v%%:*}" "$limit" python3 bench/py_grouped_check.py --kinds "$kind" \
+      --layouts "$layout" --define-kind "$kind" "${defines[@]}" \
+      --markdown "$out/$prefix${v%%:*}.md"
+  done
 }
+# grouped_ab LAYOUT PICK VARIANT DEFINES: the FP8 cases of LAYOUT at the
+# pick (step PICK) and with DEFINES (step VARIANT).
+grouped_ab() { grouped_runs fp8 "$1" 120 "$2" "" "$3:$4"; }
 case ",$plan," in *,grouped-ahead,*)
 grouped_ab contiguous grouped-pick grouped-ahead GROUP_AHEAD=1
 esac
@@ -206,18 +215,9 @@ case ",$plan," in *,grouped-variants,*)
 # GROUPED_KIND's (fp8 or bf16, default fp8) GROUPED_LAYOUT cases at the
 # table's pick, then at each variant of GROUPED_VARIANTS ("name:A=1 B=2;
 # name2:C=3"), each beside DeepGEMM.
-kind=${GROUPED_KIND:-fp8}
-tag="$kind-${GROUPED_LAYOUT//,/-}"
-step "$tag-pick" "${GROUPED_STEP_S:-150}" python3 bench/py_grouped_check.py --kinds "$kind" \
-  --layouts "$GROUPED_LAYOUT" --markdown "$out/$tag-pick.md"
-IFS=';' read -ra variants <<< "$GROUPED_VARIANTS"
-for v in "${variants[@]}"; do
-  defines=()
-  for d in ${v#*:}; do defines+=(--define "$d"); done
-  step "$tag-${v%%:*}" "${GROUPED_STEP_S:-150}" python3 bench/py_grouped_check.py --kinds "$kind" \
-    --layouts "$GROUPED_LAYOUT" --define-kind "$kind" "${defines[@]}" \
-    --markdown "$out/$tag-${v%%:*}.md"
-done
+tag="${GROUPED_KIND:-fp8}-${GROUPED_LAYOUT//,/-}"
+grouped_runs "${GROUPED_KIND:-fp8}" "$GROUPED_LAYOUT" "${GROUPED_STEP_S:-150}" \
+  "$tag-pick" "$tag-" "$GROUPED_VARIANTS"
 esac
 case ",$plan," in *,kgrouped-one,*)
 # K-grouped BF16 as one launch over all groups against a dense launch per
