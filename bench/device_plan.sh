@@ -211,14 +211,6 @@ case ",$plan," in *,masked-bm,*)
 # expected rows: 192 rows per group compute 256), beside DeepGEMM.
 grouped_ab masked masked-pick masked-bm64 BLK_M=64
 esac
-case ",$plan," in *,grouped-variants,*)
-# GROUPED_KIND's (fp8 or bf16, default fp8) GROUPED_LAYOUT cases at the
-# table's pick, then at each variant of GROUPED_VARIANTS ("name:A=1 B=2;
-# name2:C=3"), each beside DeepGEMM.
-tag="${GROUPED_KIND:-fp8}-${GROUPED_LAYOUT//,/-}"
-grouped_runs "${GROUPED_KIND:-fp8}" "$GROUPED_LAYOUT" "${GROUPED_STEP_S:-150}" \
-  "$tag-pick" "$tag-" "$GROUPED_VARIANTS"
-esac
 case ",$plan," in *,kgrouped-one,*)
 # K-grouped BF16 as one launch over all groups against a dense launch per
 # group (each beside DeepGEMM on its K-grouped cases), then memcheck of the
@@ -231,6 +223,14 @@ step kgrouped-one-memcheck 150 compute-sanitizer --tool memcheck --error-exitcod
   python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz --kinds bf16 \
   --small --no-timing --one-launch
 grep -E "ERROR SUMMARY" "$work/kgrouped-one-memcheck.log" | tail -1 > "$out/kgrouped-one-memcheck.txt"
+esac
+case ",$plan," in *,grouped-variants,*)
+# GROUPED_KIND's (fp8 or bf16, default fp8) GROUPED_LAYOUT cases at the
+# table's pick, then at each variant of GROUPED_VARIANTS ("name:A=1 B=2;
+# name2:C=3"), each beside DeepGEMM.
+tag="${GROUPED_KIND:-fp8}-${GROUPED_LAYOUT//,/-}"
+grouped_runs "${GROUPED_KIND:-fp8}" "$GROUPED_LAYOUT" "${GROUPED_STEP_S:-150}" \
+  "$tag-pick" "$tag-" "$GROUPED_VARIANTS"
 esac
 case ",$plan," in *,gemm,*)
 step fp8-compass 200 python3 bench/vs_deepgemm.py --commit "$commit" --dtypes fp8 \
