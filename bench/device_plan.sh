@@ -53,6 +53,9 @@
 # fp8-pair: the 128x192-tile FP8 shapes at the pick and with CLUSTER_M=2
 #        (B multicast, DeepGEMM's pick there), then Nsight Compute of both
 #        paired kernels at 4096x2112x7168.
+# grouped-ncu-source: Nsight Compute's instruction counts and stall sampling
+#        by SASS line of tilec's contiguous and psum FP8 kernels on the same
+#        rows (GNCU_CASE: bench/ncu_grouped.py's arguments).
 # fp8-ncu-source: Nsight Compute's instruction counts and stall sampling by
 #        SASS line of both kernels at NCU_SHAPE (default 4096x2112x7168).
 # bundle-sanitize: compute-sanitizer memcheck, racecheck and synccheck on
@@ -284,6 +287,23 @@ step fp8-source-page 60 ncu --import "$work/fp8-source.ncu-rep" --page source --
 gzip -c "$work/fp8-source-page.log" > "$out/fp8-source-sass.csv.gz"
 step fp8-source-details 60 ncu --import "$work/fp8-source.ncu-rep" --page details
 cp "$work/fp8-source-details.log" "$out/" 2>/dev/null
+esac
+case ",$plan," in *,grouped-ncu-source,*)
+# tilec's contiguous and psum FP8 kernels on the same rows (GNCU_CASE, the
+# arguments of bench/ncu_grouped.py: default 4 groups of 8192 expected rows,
+# N = K = 4096, where contiguous trails psum most): instruction counts and
+# stall sampling by SASS line of the second launch of each (the first
+# compiles), the source page written out compressed.
+step grouped-ncu 240 ncu --clock-control none --section InstructionStats \
+  --section SourceCounters --section WarpStateStats --section SpeedOfLight \
+  --import-source no -k regex:m_grouped --launch-skip 1 --launch-count 3 \
+  -o "$work/grouped-source" -f python3 bench/ncu_grouped.py \
+  ${GNCU_CASE:---groups 4 --expected-m 8192 --n 4096 --k 4096}
+step grouped-source-page 90 ncu --import "$work/grouped-source.ncu-rep" --page source \
+  --csv --print-source sass
+gzip -c "$work/grouped-source-page.log" > "$out/grouped-source-sass.csv.gz"
+step grouped-source-details 60 ncu --import "$work/grouped-source.ncu-rep" --page details
+cp "$work/grouped-source-details.log" "$out/" 2>/dev/null
 esac
 case ",$plan," in *,dg-tests,*|*,dg-mqa,*)
 step dg-mqa-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
