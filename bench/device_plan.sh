@@ -44,8 +44,8 @@
 #        tiles (py_grouped_check.py --define BLK_M=64).
 # grouped-variants: GROUPED_KIND's (default fp8) GROUPED_LAYOUT cases at the
 #        pick and at each of GROUPED_VARIANTS ("name:A=1 B=2;name2:C=3").
-# kgrouped-one: K-grouped BF16 as one launch (py_kgrouped_check.py
-#        --one-launch) against a launch per group, and its memcheck.
+# kgrouped-one: K-grouped BF16 as one launch (the default) against a
+#        launch per group (py_kgrouped_check.py --per-group), and its memcheck.
 # gemm:  the FP8 compass shapes (vs_deepgemm.py) and the grouped FP8 kinds
 #        (--quick), beside DeepGEMM.
 # fp8-large: the large FP8 shapes beside DeepGEMM, then Nsight Compute
@@ -215,16 +215,16 @@ case ",$plan," in *,masked-bm,*)
 grouped_ab masked masked-pick masked-bm64 BLK_M=64
 esac
 case ",$plan," in *,kgrouped-one,*)
-# K-grouped BF16 as one launch over all groups against a dense launch per
-# group (each beside DeepGEMM on its K-grouped cases), then memcheck of the
-# one launch on the small case.
+# K-grouped BF16 as one launch over all groups (the library's default)
+# against a dense launch per group (each beside DeepGEMM on its K-grouped
+# cases), then memcheck of the one launch on the small case.
 step kgrouped-bf16-groups 150 python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz \
-  --kinds bf16 --markdown "$out/kgrouped-bf16-groups.md"
+  --kinds bf16 --per-group --markdown "$out/kgrouped-bf16-groups.md"
 step kgrouped-bf16-one 150 python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz \
-  --kinds bf16 --one-launch --markdown "$out/kgrouped-bf16-one.md"
+  --kinds bf16 --markdown "$out/kgrouped-bf16-one.md"
 step kgrouped-one-memcheck 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
   python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz --kinds bf16 \
-  --small --no-timing --one-launch
+  --small --no-timing
 grep -E "ERROR SUMMARY" "$work/kgrouped-one-memcheck.log" | tail -1 > "$out/kgrouped-one-memcheck.txt"
 esac
 case ",$plan," in *,grouped-variants,*)

@@ -25,7 +25,7 @@ tilec / DeepGEMM speed per kind); exits 1 on a failed check.
 
     python3 bench/py_kgrouped_check.py --tarball ../shared/anchors/deepgemm-src.tgz
         [--src DIR] [--kinds fp8,bf16] [--quick | --small] [--no-timing]
-        [--one-launch] [--markdown out.md]
+        [--per-group] [--markdown out.md]
     compute-sanitizer --tool memcheck python3 bench/py_kgrouped_check.py --tarball ... \\
         --small --no-timing
 
@@ -51,7 +51,7 @@ from py_grouped_check import (add_options, emit_timings, reporter,  # noqa: E402
                               write_markdown)
 
 import tilec.deep_gemm as tdg  # noqa: E402
-from tilec import _kgrouped  # noqa: E402  (--one-launch)
+from tilec import _kgrouped  # noqa: E402  (--per-group)
 from tilec.quant import calc_diff  # noqa: E402
 
 # DeepGEMM's bounds (tests/test_fp8_fp4.py, tests/test_bf16.py).
@@ -155,12 +155,12 @@ def main():
     source.add_argument("--src", help="an untarred copy of it")
     add_options(p, "the first shape of each kind only",
                 "one small problem per kind (for compute-sanitizer)")
-    p.add_argument("--one-launch", action="store_true",
-                   help="K-grouped BF16 as one launch over all groups "
-                        "(tilec._kgrouped.one_launch_bf16) instead of a dense "
-                        "launch per group")
+    p.add_argument("--per-group", action="store_true",
+                   help="K-grouped BF16 as a dense launch per group (the "
+                        "fallback) instead of one launch over all groups "
+                        "(tilec._kgrouped.one_launch_bf16)")
     args = p.parse_args()
-    _kgrouped.one_launch_bf16 = args.one_launch
+    _kgrouped.one_launch_bf16 = not args.per_group
     random.seed(0)
     torch.manual_seed(0)
     dg = deep_gemm_module()

@@ -138,7 +138,14 @@ class DryRunTest(Base):
         dg.k_grouped_bf16_gemm_tn_contiguous(ba, bb, bd, ks, blayout, c)
         self.assertTrue(torch.equal(bd, c))
 
+    def per_group_bf16(self):
+        """BF16 as it runs where its one launch cannot: a launch per group."""
+        patch = mock.patch.object(_kgrouped, "one_launch_bf16", False)
+        patch.start()
+        self.addCleanup(patch.stop)
+
     def test_bf16_one_dense_tn_launch_per_non_empty_group(self):
+        self.per_group_bf16()
         ks, m, n = [0, 128, 384, 0, 256], 136, 264
         a, b, d, layout = bf16_inputs(ks, m, n)
         calls, loaded = self.recorded(lambda: dg.k_grouped_bf16_gemm_tn_contiguous(
@@ -153,13 +160,9 @@ class DryRunTest(Base):
         self.assert_fast_path(lambda: dg.k_grouped_bf16_gemm_tn_contiguous(
             a, b, d, ks, layout, d))
 
-    def test_bf16_one_launch_over_all_groups(self):
-        """_kgrouped.one_launch_bf16: one launch of the K-grouped spec (its
-        arguments checked by the dry-run runtime against the kernel's
-        signature), no per-group launch, the ks on the device."""
-        ks, m, n = [0, 128, 384, 0, 256], 136, 264
-        a, b, d, layout = bf16_inputs(ks, m, n)
-        c = torch.randn_like(d)
+    def one_launch_spy(self):
+        """(patch of _cache.get_kernel recording each launch's tensors, the
+        list they go to)."""
         launches = []
         real = _cache.get_kernel
 
@@ -169,11 +172,19 @@ class DryRunTest(Base):
             kernel_spy = mock.Mock(wraps=kernel)
             kernel_spy.launch = lambda tensors: launches.append(tensors) or launch(tensors)
             return kernel_spy
+        return mock.patch.object(_cache, "get_kernel", side_effect=kernel_of), launches
 
-        with mock.patch.object(_kgrouped, "one_launch_bf16", True), \
-                mock.patch.object(_cache, "get_kernel", side_effect=kernel_of) as get, \
-                mock.patch.object(_kgrouped, "_launch_group",
-                                  side_effect=AssertionError("a per-group launch")):
+    def test_bf16_one_launch_over_all_groups(self):
+        """BF16 by default: one launch of the K-grouped spec (its arguments
+        checked by the dry-run runtime against the kernel's signature), no
+        per-group launch, the ks on the device."""
+        self.assertTrue(_kgrouped.one_launch_bf16)
+        ks, m, n = [0, 128, 384, 0, 256], 136, 264
+        a, b, d, layout = bf16_inputs(ks, m, n)
+        c = torch.randn_like(d)
+        spy, launches = self.one_launch_spy()
+        with spy as get, mock.patch.object(_kgrouped, "_launch_group",
+                                           side_effect=AssertionError("a per-group launch")):
             dg.k_grouped_bf16_gemm_tn_contiguous(a, b, d, ks, layout, c)
         self.assertEqual([call.args[:2] for call in get.call_args_list],
                          [(_kgrouped.ONE_LAUNCH_BF16_FAMILY, ())])
@@ -186,7 +197,39 @@ class DryRunTest(Base):
         self.assertEqual(tks.tolist(), ks)
         self.assertTrue(torch.equal(d, c), "c copied into d before the launch")
 
+    def test_bf16_ks_copied_once_and_the_last_64_kept(self):
+        _kgrouped._ks_tensors.clear()
+        first = _kgrouped._ks_on_device((128, 256), torch.device("cpu"))
+        self.assertIs(_kgrouped._ks_on_device((128, 256), torch.device("cpu")), first)
+        for k in range(64):
+            _kgrouped._ks_on_device((256, 128 * k), torch.device("cpu"))
+        self.assertEqual(len(_kgrouped._ks_tensors), 64)
+        self.assertNotIn(((128, 256), torch.device("cpu")), _kgrouped._ks_tensors,
+                         "the least recently used went")
+
+    def test_bf16_under_capture_one_launch_only_for_a_ks_seen_before(self):
+        """While a CUDA graph is captured a ks not copied before (its copy
+        would replay a host buffer) launches per group; one seen before
+        launches once and is kept for the graph's replays."""
+        _kgrouped._ks_tensors.clear()
+        _kgrouped._ks_captured.clear()
+        self.addCleanup(_kgrouped._ks_captured.clear)
+        ks, m, n = [128, 0, 256], 64, 128
+        a, b, d, layout = bf16_inputs(ks, m, n)
+        with mock.patch.object(_cache, "capturing", return_value=True):
+            calls, _ = self.recorded(lambda: dg.k_grouped_bf16_gemm_tn_contiguous(
+                a, b, d, ks, layout, d))
+        self.assertEqual(len(calls), 2, "per group: ks never seen")
+        dg.k_grouped_bf16_gemm_tn_contiguous(a, b, d, ks, layout, d)   # copies ks
+        spy, launches = self.one_launch_spy()
+        with mock.patch.object(_cache, "capturing", return_value=True), spy:
+            calls, _ = self.recorded(lambda: dg.k_grouped_bf16_gemm_tn_contiguous(
+                a, b, d, ks, layout, d))
+        self.assertEqual((len(calls), len(launches)), (0, 1))
+        self.assertIs(launches[0][3], _kgrouped._ks_captured[(tuple(ks), d.device)])
+
     def test_bf16_with_a_64_row_alignment(self):
+        self.per_group_bf16()
         self.addCleanup(dg.set_mk_alignment_for_contiguous_layout, 128)
         dg.set_mk_alignment_for_contiguous_layout(64)
         ks = [64, 192]
@@ -287,6 +330,7 @@ class ViewsTest(Base):
             self.assertLess(quant.calc_diff(d, ref), 1e-9)
 
     def test_bf16_groups_at_their_offsets(self):
+        """The per-group launches BF16 falls back to."""
         ks, m, n = [128, 384, 0, 256], 64, 48
         a = torch.randn(sum(ks), m).to(BF16)
         b = torch.randn(sum(ks), n).to(BF16)
@@ -295,8 +339,9 @@ class ViewsTest(Base):
         for g, k in enumerate(ks):
             ref[g] += a[start:start + k].float().t() @ b[start:start + k].float()
             start += k
-        self.run_emulated(lambda: dg.k_grouped_bf16_gemm_tn_contiguous(
-            a, b, d, ks, torch.tensor(ks, dtype=torch.int32), d))
+        with mock.patch.object(_kgrouped, "one_launch_bf16", False):
+            self.run_emulated(lambda: dg.k_grouped_bf16_gemm_tn_contiguous(
+                a, b, d, ks, torch.tensor(ks, dtype=torch.int32), d))
         self.assertLess(quant.calc_diff(d, ref), 1e-9)
 
 

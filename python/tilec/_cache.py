@@ -256,6 +256,18 @@ def _tiered() -> bool:
     return os.environ.get("TILEC_TIERED", "1") != "0"
 
 
+def loaded_kernel(family: str, defines=(), device: Optional[int] = None):
+    """The kernel of `family` with `defines` if this process has loaded it,
+    else None (nothing is compiled or loaded)."""
+    key = (family, _jit.normalize_defines(defines), device, _runtime.dry_run())
+    return _memory.get(key)
+
+
+def capturing() -> bool:
+    """Whether torch's current stream is capturing a CUDA graph."""
+    return _capturing(None)
+
+
 def _capturing(device) -> bool:
     """Whether torch's current stream is capturing a CUDA graph: no module
     is loaded then (the quick kernel keeps serving)."""

@@ -16,16 +16,16 @@ product:
 - BF16 TN: a bf16 [sum(K), M], b [sum(K), N] (MN-major), group g's rows
   P_g .. P_g + K_g: d[g] = c[g] + a_g^T b_g. K alignment: the mk alignment.
 
-On sm_90a each non-empty group is one launch of a dense kernel on views of
-its operands (nothing copied): fp8_gemm_1d1d with f32 accumulation (what
-DeepGEMM's dense weight-gradient GEMM runs) and bf16_gemm_tn with f32
-output and accumulation. A c other than d is copied into d first, then each
-launch adds its group's product to d[g]; an empty group leaves d[g] = c[g].
-The checks run once per call, here; each group's launch takes the dense
-dispatcher's fast path once a group of its K has been planned. Why this is
-not one launch yet: docs/python.md. BF16 has an opt-in single launch of
-lib/Kernels/k_grouped_bf16_gemm_tn.tile over all groups (one_launch_bf16,
-bench/py_kgrouped_check.py --one-launch), not yet timed on a GPU.
+On sm_90a BF16 runs as one launch of lib/Kernels/k_grouped_bf16_gemm_tn.tile
+over all groups (one_launch_bf16), or, where it cannot (_ks_on_device), as
+FP8 always runs: each non-empty group one launch of a dense kernel on views
+of its operands (nothing copied), fp8_gemm_1d1d with f32 accumulation (what
+DeepGEMM's dense weight-gradient GEMM runs) or bf16_gemm_tn with f32 output
+and accumulation. A c other than d is copied into d first, then the
+launches add each group's product to d[g]; an empty group leaves d[g] =
+c[g]. The checks run once per call, here; each group's launch takes the
+dense dispatcher's fast path once a group of its K has been planned. Why
+FP8 is not one launch yet: docs/python.md.
 """
 
 from typing import NamedTuple, Optional, Tuple
@@ -40,11 +40,13 @@ FP8_RECIPE = (1, 1, 128)    # the only one DeepGEMM takes for K-grouped FP8
 
 #: K-grouped BF16 as one launch of this family over all groups (its tiles
 #: numbered across the groups, each tile's K loop over its group's rows of
-#: a and b) instead of a dense launch per group. Off until timed on a GPU
-#: against the per-group launches (bench/py_kgrouped_check.py --one-launch).
-one_launch_bf16 = False
+#: a and b) instead of a dense launch per group: 1.03x DeepGEMM against
+#: 0.99x on the H200 (bench/results/2026-12-06-kgrouped-one-launch.md).
+#: Per group still while a CUDA graph captures a ks not seen before.
+one_launch_bf16 = True
 ONE_LAUNCH_BF16_FAMILY = "k_grouped_bf16_gemm_tn"
-_ks_tensors = {}   # (ks, device) -> the int32 [G] tensor of the ks on it
+_ks_tensors = {}   # (ks, device) -> the ks on it: the last 64, oldest first
+_ks_captured = {}  # the same for the ks a CUDA graph has captured (kept)
 
 
 class KGroupedPlan(NamedTuple):
@@ -299,33 +301,51 @@ def launch(plan: KGroupedPlan) -> None:
             _trace_group(plan, views)
         return
     if plan.kind == "bf16" and one_launch_bf16:
-        _launch_bf16_groups(plan, tuple(inputs))
-        return
+        ks = _ks_on_device(plan.ks, d.device)
+        if ks is not None:
+            _launch_bf16_groups(plan, tuple(inputs), ks)
+            return
     dispatcher_key = key(plan)
     for _, views in group_inputs(plan, tuple(inputs)):
         _launch_group(plan, dispatcher_key, views)
 
 
-def ks_tensor(ks: Tuple[int, ...], device: torch.device) -> torch.Tensor:
-    """The checked ks_cpu as an int32 [G] tensor on `device`, made once per
-    ks (grouped_layout is not read: DeepGEMM's SM90 kernels take ks_cpu).
-    The copy to the device cannot run inside a CUDA graph capture: a ks's
-    first call must come before one."""
-    found = _ks_tensors.get((ks, device))
+def _ks_on_device(ks: Tuple[int, ...], device: torch.device):
+    """The checked ks_cpu as an int32 [G] tensor on `device` for the one
+    launch (grouped_layout is not read: DeepGEMM's SM90 kernels take
+    ks_cpu), or None where the call must launch per group instead: while a
+    CUDA graph is captured, a ks seen for the first time (its copy would
+    replay a host buffer torch may have reused) or a kernel not yet loaded.
+    A ks seen outside capture is copied from pinned memory, ordered on the
+    stream, with no host sync (an MoE's ks change every step); the last 64
+    are kept, and those a graph has captured are kept for good (its replays
+    read them)."""
+    entry = (ks, device)
+    if _cache.capturing():
+        found = _ks_tensors.get(entry, _ks_captured.get(entry))
+        if found is None or _cache.loaded_kernel(ONE_LAUNCH_BF16_FAMILY, (),
+                                                 device.index) is None:
+            return None
+        _ks_captured[entry] = found
+        return found
+    found = _ks_tensors.pop(entry, _ks_captured.get(entry))
     if found is None:
-        if len(_ks_tensors) >= 64:   # a training run's few shapes, bounded
-            _ks_tensors.clear()
-        found = _ks_tensors[(ks, device)] = torch.tensor(
-            ks, dtype=torch.int32).to(device)
+        host = torch.tensor(ks, dtype=torch.int32)
+        if device.type == "cuda":
+            host = host.pin_memory()
+        found = host.to(device, non_blocking=True)
+    _ks_tensors[entry] = found     # the most recent last
+    if len(_ks_tensors) > 64:
+        del _ks_tensors[next(iter(_ks_tensors))]
     return found
 
 
-def _launch_bf16_groups(plan: KGroupedPlan, inputs: tuple) -> None:
+def _launch_bf16_groups(plan: KGroupedPlan, inputs: tuple, ks: torch.Tensor) -> None:
     """All groups in one launch of ONE_LAUNCH_BF16_FAMILY: a [sum(K), M],
-    b [sum(K), N], d [G, M, N] holding c, the ks; the kernel adds each
-    group's product to d[g] (TMA reduce-add) and leaves empty groups."""
+    b [sum(K), N], d [G, M, N] holding c, the ks on the device; the kernel
+    adds each group's product to d[g] (TMA reduce-add) and leaves empty
+    groups."""
     a, b, d = inputs
-    device = d.device
-    kernel = _cache.get_kernel(ONE_LAUNCH_BF16_FAMILY, (), device.index)
+    kernel = _cache.get_kernel(ONE_LAUNCH_BF16_FAMILY, (), d.device.index)
     kernel.set_persistent_limit(_gemm._num_sms_override or 0)
-    kernel.launch([a, b, d, ks_tensor(plan.ks, device)])
+    kernel.launch([a, b, d, ks])
