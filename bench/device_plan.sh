@@ -62,6 +62,9 @@
 #        the bundles of SAN_DIR (default out/v) at SAN_SHAPES.
 # fp8-bundles: FP8 1D2D variants built on the VM (bench/fp8_variant_builds.sh
 #        out/v ...) checked and timed in one process beside DeepGEMM.
+# dg-grouped: DeepGEMM's own grouped test functions (DG_GROUPED_FUNCTIONS,
+#        default test_k_grouped_gemm_contiguous) of DG_GROUPED_TESTS
+#        (default bf16,fp8) with tilec.deep_gemm.
 # dg-tests: DeepGEMM's own test_mqa_logits and test_paged_mqa_logits with
 #        tilec.deep_gemm (dg-mqa, dg-paged: one of them).
 # Writes its tables under $OUT and prints a summary last.
@@ -304,6 +307,13 @@ step grouped-source-page 90 ncu --import "$work/grouped-source.ncu-rep" --page s
 gzip -c "$work/grouped-source-page.log" > "$out/grouped-source-sass.csv.gz"
 step grouped-source-details 60 ncu --import "$work/grouped-source.ncu-rep" --page details
 cp "$work/grouped-source-details.log" "$out/" 2>/dev/null
+esac
+case ",$plan," in *,dg-grouped,*)
+# DeepGEMM's own grouped tests (DG_GROUPED_FUNCTIONS, default the K-grouped
+# one) of tests/test_bf16.py and tests/test_fp8_fp4.py on tilec.deep_gemm.
+step dg-grouped-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
+  --tests "${DG_GROUPED_TESTS:-bf16,fp8}" \
+  --functions "${DG_GROUPED_FUNCTIONS:-test_k_grouped_gemm_contiguous}" --log "$out/dg-grouped-test.log"
 esac
 case ",$plan," in *,dg-tests,*|*,dg-mqa,*)
 step dg-mqa-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
