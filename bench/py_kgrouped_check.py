@@ -25,7 +25,7 @@ tilec / DeepGEMM speed per kind); exits 1 on a failed check.
 
     python3 bench/py_kgrouped_check.py --tarball ../shared/anchors/deepgemm-src.tgz
         [--src DIR] [--kinds fp8,bf16] [--quick | --small] [--no-timing]
-        [--per-group] [--markdown out.md]
+        [--per-group | --any-shape] [--markdown out.md]
     compute-sanitizer --tool memcheck python3 bench/py_kgrouped_check.py --tarball ... \\
         --small --no-timing
 
@@ -72,11 +72,13 @@ def load_generators(args, dg):
 
 def cases(args, gen):
     """(kind, G, M, N, ks (aligned), one group emptied) per check, from
-    DeepGEMM's enumerators (--small: three groups of a small problem)."""
+    DeepGEMM's enumerators (--small: three groups of two small problems,
+    one of partial tiles)."""
     for kind in args.kinds.split(","):
         if args.small:
             yield kind, 3, 256, 384, [256, 128, 384], False
             yield kind, 3, 256, 384, [256, 0, 384], True
+            yield kind, 3, 200, 328, [256, 128, 384], False   # partial tiles
             continue
         shapes = gen.enumerate_k_grouped_contiguous(DTYPE[kind])
         for index, (groups, m, n, major_a, major_b, real_ks, _, _, _, k_alignment,
@@ -159,8 +161,13 @@ def main():
                    help="K-grouped BF16 as a dense launch per group (the "
                         "fallback) instead of one launch over all groups "
                         "(tilec._kgrouped.one_launch_bf16)")
+    p.add_argument("--any-shape", action="store_true",
+                   help="the one launch for M and N of any size too (partial "
+                        "tiles; the library takes it for multiples of 128 only)")
     args = p.parse_args()
     _kgrouped.one_launch_bf16 = not args.per_group
+    if args.any_shape:
+        _kgrouped.ONE_LAUNCH_BF16_TILE = 1
     random.seed(0)
     torch.manual_seed(0)
     dg = deep_gemm_module()

@@ -179,7 +179,7 @@ class DryRunTest(Base):
         checked by the dry-run runtime against the kernel's signature), no
         per-group launch, the ks on the device."""
         self.assertTrue(_kgrouped.one_launch_bf16)
-        ks, m, n = [0, 128, 384, 0, 256], 136, 264
+        ks, m, n = [0, 128, 384, 0, 256], 128, 256
         a, b, d, layout = bf16_inputs(ks, m, n)
         c = torch.randn_like(d)
         spy, launches = self.one_launch_spy()
@@ -196,6 +196,17 @@ class DryRunTest(Base):
         self.assertEqual(tks.dtype, torch.int32)
         self.assertEqual(tks.tolist(), ks)
         self.assertTrue(torch.equal(d, c), "c copied into d before the launch")
+
+    def test_bf16_partial_tiles_launch_per_group(self):
+        """M or N not a multiple of the one launch's 128-wide tile (not yet
+        run on the GPU): a launch per group."""
+        for m, n in ((136, 256), (128, 264)):
+            ks = [128, 0, 256]
+            a, b, d, layout = bf16_inputs(ks, m, n)
+            calls, loaded = self.recorded(lambda: dg.k_grouped_bf16_gemm_tn_contiguous(
+                a, b, d, ks, layout, d))
+            self.assertEqual(len(calls), 2)
+            self.assert_accumulating(loaded, "bf16_gemm_tn")
 
     def test_bf16_ks_copied_once_and_the_last_64_kept(self):
         _kgrouped._ks_tensors.clear()
@@ -214,7 +225,7 @@ class DryRunTest(Base):
         _kgrouped._ks_tensors.clear()
         _kgrouped._ks_captured.clear()
         self.addCleanup(_kgrouped._ks_captured.clear)
-        ks, m, n = [128, 0, 256], 64, 128
+        ks, m, n = [128, 0, 256], 128, 128
         a, b, d, layout = bf16_inputs(ks, m, n)
         with mock.patch.object(_cache, "capturing", return_value=True):
             calls, _ = self.recorded(lambda: dg.k_grouped_bf16_gemm_tn_contiguous(

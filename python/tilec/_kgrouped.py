@@ -45,6 +45,11 @@ FP8_RECIPE = (1, 1, 128)    # the only one DeepGEMM takes for K-grouped FP8
 #: Per group still while a CUDA graph captures a ks not seen before.
 one_launch_bf16 = True
 ONE_LAUNCH_BF16_FAMILY = "k_grouped_bf16_gemm_tn"
+#: Its tile (BLK_M = BLK_N = 128): the one launch has run on the GPU with M
+#: and N multiples of it only (DeepGEMM's cases), so other shapes launch per
+#: group until a partial tile has been checked there
+#: (bench/py_kgrouped_check.py --small has one).
+ONE_LAUNCH_BF16_TILE = 128
 _ks_tensors = {}   # (ks, device) -> the ks on it: the last 64, oldest first
 _ks_captured = {}  # the same for the ks a CUDA graph has captured (kept)
 
@@ -300,7 +305,8 @@ def launch(plan: KGroupedPlan) -> None:
         for _, views in group_inputs(plan, tuple(inputs)):
             _trace_group(plan, views)
         return
-    if plan.kind == "bf16" and one_launch_bf16:
+    if (plan.kind == "bf16" and one_launch_bf16
+            and plan.m % ONE_LAUNCH_BF16_TILE == 0 and plan.n % ONE_LAUNCH_BF16_TILE == 0):
         ks = _ks_on_device(plan.ks, d.device)
         if ks is not None:
             _launch_bf16_groups(plan, tuple(inputs), ks)
