@@ -18,8 +18,7 @@
 #        paged-control the default.
 # paged-ab: bench/paged_ab.py, variants of the paged spec (VARIANTS, ";"
 #        between them) in one process beside DeepGEMM on its 24 cases
-#        (PAGED_AB_ARGS: more of its arguments, such as --graph); a dyn=R
-#        variant is first probed alone on two cases and left out if it fails.
+#        (PAGED_AB_ARGS: more of its arguments, such as --graph).
 # paged-ncu: Nsight Compute counters (time, SM active cycles min/avg/max,
 #        DRAM bytes and throughput, L2 hit rate, instructions) of both
 #        paged kernels on cases 3 and 19 (bench/ncu_paged.py), tilec's at
@@ -107,16 +106,7 @@ esac
 case ",$plan," in *,paged-ab,*)
 IFS=';' read -ra variants <<< "${VARIANTS:-}"
 variant_args=()
-# A run-time tail variant (dyn=R) is first launched alone on two cases: a
-# GPU fault ends the process, so a faulting one is left out of the A/B.
-for v in "${variants[@]}"; do
-  if [[ "$v" == *dyn=* ]]; then
-    probe="paged-probe-$((${#variant_args[@]} / 2))"
-    step "$probe" 60 python3 bench/paged_ab.py --variant "$v" --cases 3,19 --reps 1 --rounds 1
-    grep -q "0 failing" "$work/$probe.log" || { echo "left out: $v"; continue; }
-  fi
-  variant_args+=(--variant "$v")
-done
+for v in "${variants[@]}"; do variant_args+=(--variant "$v"); done
 # shellcheck disable=SC2086
 step paged-ab 400 python3 bench/paged_ab.py --variant "" "${variant_args[@]}" \
   ${PAGED_AB_ARGS:-} --markdown "$out/paged-ab.md"

@@ -3,10 +3,7 @@
 the same inputs: for each case, DeepGEMM's fp8_fp4_paged_mqa_logits and
 then each variant (spec params over the library's, `--variant
 "KV_STAGES=3 Q_STAGES=3"`, `spec=FILE` for another spec text, such as
-an earlier commit's, and `dyn=R` with a spec that takes the run-time tail's
-POOL and TAB, launched from Python with the library plan's views, `pool=N`
-capping the items handed out (a debugging aid: the rest are skipped); an
-empty one is the library's kernel), each
+an earlier commit's; an empty one is the library's kernel), each
 checked against DeepGEMM on the valid positions (calc_diff < 1e-3), with
 rounds interleaved so that a clock dip does not pick a winner. Prints a
 table of time ratios to DeepGEMM and the geometric mean per variant.
@@ -50,91 +47,8 @@ def _variant_text(path: str) -> str:
 
 _specs.spec_text = _variant_text
 
-# `dyn=R` (with a spec that takes POOL and TAB, such as a dynamic-tail
-# draft): the last R work items are handed out at run time from a global
-# counter; S covers the rest, as the library's schedule does all of them.
-_dyn_rows = [0]
-_dyn_pool = [None]  # `pool=N`: POOL[0] capped at N (a debugging aid: items past it are skipped)
-_dyn_tables = {}
-
-
-def dynamic_tables(lens: torch.Tensor, num_sms: int, rows: int):
-    """(S over the first T - R items, POOL = (R', 0, 0, 0), TAB: item
-    T - R' + i as (batch, split, the batch's pages, 0), batch B past R')
-    where R' = min(T, R)."""
-    device = lens.device
-    longest = _paged_mqa._longest(lens).to(torch.int64).clamp(min=0)
-    batches = longest.shape[0]
-    ends = _paged_mqa.item_ends(lens)
-    total = int(ends[-1])
-    pool = min(total, rows)
-    static = total - pool
-    batch, split = _paged_mqa.locate_items(
-        ends, _paged_mqa.share_items(static, num_sms, device))
-    schedule = torch.stack([batch, split], 1).to(torch.int32).contiguous()
-    items = static + torch.arange(rows, dtype=torch.int64, device=device)
-    valid = items < total
-    batch, split = _paged_mqa.locate_items(ends, items.clamp(max=max(total - 1, 0)))
-    pages = (longest[batch.clamp(max=batches - 1)] + 63) // 64
-    table = torch.stack([torch.where(valid, batch, torch.full_like(batch, batches)),
-                         torch.where(valid, split, 0), torch.where(valid, pages, 0),
-                         torch.zeros_like(batch)], 1).to(torch.int32).contiguous()
-    if _dyn_pool[0] is not None:
-        pool = min(pool, _dyn_pool[0])
-    counters = torch.tensor([pool, 0, 0, 0], dtype=torch.int32, device=device)
-    return schedule, counters, table
-
-
-def plan_views(arg_map, tensors):
-    """The torch views that a dispatcher arg map (_paged_mqa._arg_map) makes
-    of `tensors`, in the kernel's argument order."""
-    views = []
-    for entry in arg_map:
-        base = tensors[entry[0]]
-        if len(entry) == 2:
-            views.append(base)
-            continue
-        _, _, dtype, shape, strides, offset = entry
-        torch_dtype = {"e4m3": torch.float8_e4m3fn, "f32": torch.float32,
-                       "i32": torch.int32}[dtype]
-        size = torch_dtype.itemsize
-        # Bytes of the storage, then the view (its last dim contiguous) as
-        # bytes reinterpreted.
-        raw = torch.empty(0, dtype=torch.uint8, device=base.device).set_(
-            base.untyped_storage())
-        start = base.storage_offset() * base.element_size() + offset
-        as_bytes = raw.as_strided(tuple(shape[:-1]) + (shape[-1] * size,),
-                                  tuple(t * size for t in strides[:-1]) + (1,), start)
-        views.append(as_bytes.view(torch_dtype))
-    return views
-
-
-def dynamic_call(q, kv_cache, weights, context_lens, block_table, schedule_meta,
-                 max_context_len, clean_logits, logits_dtype):
-    """The run-time tail variant's call: the library's kernel arguments
-    (its plan's views) and POOL and TAB, launched from Python."""
-    q = q[0]
-    key = (id(context_lens), _dyn_rows[0])
-    if key not in _dyn_tables:
-        _dyn_tables.clear()
-        _dyn_tables[key] = (context_lens,) + dynamic_tables(
-            context_lens, schedule_meta.shape[0] - 1, _dyn_rows[0])
-    _, schedule, counters, table = _dyn_tables[key]
-    kernel = _cache.get_kernel(_paged_mqa.FAMILY, _paged_mqa.kernel_defines(
-        q, context_lens, clean_logits, logits_dtype))
-    kernel.set_persistent_limit(0)
-    logits = _paged_mqa._logits_buffer(q.shape[0] * q.shape[1], max_context_len,
-                                       logits_dtype, q.device)
-    tensors = (q, kv_cache, weights, context_lens, block_table, schedule, logits)
-    kernel.launch(plan_views(_paged_mqa._arg_map(q, kv_cache, context_lens), tensors)
-                  + [counters, table])
-    return logits
-
-
 def ours(args):
     """The variant's call on fp8_fp4_paged_mqa_logits' arguments."""
-    if _dyn_rows[0]:
-        return dynamic_call(**args)
     return tilec_dg.fp8_fp4_paged_mqa_logits(**args)
 
 
@@ -142,9 +56,6 @@ def use_variant(text: str) -> None:
     """Switches the paged kernels to the variant `text` (NAME=VALUE ...)."""
     items = dict(item.split("=", 1) for item in text.split())
     _spec_file[0] = items.pop("spec", None)
-    _dyn_rows[0] = int(items.pop("dyn", 0))
-    _dyn_pool[0] = int(items["pool"]) if "pool" in items else None
-    items.pop("pool", None)
     _extra.clear()
     _extra.update(items)
     for key in [k for k in _gemm._dispatchers if k[0] == _paged_mqa.FAMILY]:
