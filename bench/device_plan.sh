@@ -61,6 +61,8 @@
 #        the bundles of SAN_DIR (default out/v) at SAN_SHAPES.
 # fp8-bundles: FP8 1D2D variants built on the VM (bench/fp8_variant_builds.sh
 #        out/v ...) checked and timed in one process beside DeepGEMM.
+# dg-grouped-picks: DeepGEMM's printed configuration (DG_PRINT_CONFIGS=1)
+#        for each grouped case of GROUPED_KIND (checks only).
 # dg-grouped: DeepGEMM's own grouped test functions (DG_GROUPED_FUNCTIONS,
 #        default test_k_grouped_gemm_contiguous) of DG_GROUPED_TESTS
 #        (default bf16,fp8) with tilec.deep_gemm.
@@ -305,6 +307,13 @@ case ",$plan," in *,dg-grouped,*)
 step dg-grouped-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
   --tests "${DG_GROUPED_TESTS:-bf16,fp8}" \
   --functions "${DG_GROUPED_FUNCTIONS:-test_k_grouped_gemm_contiguous}" --log "$out/dg-grouped-test.log"
+esac
+case ",$plan," in *,dg-grouped-picks,*)
+# DeepGEMM's own configuration (DG_PRINT_CONFIGS) for every grouped case of
+# py_grouped_check.py (GROUPED_KIND, default fp8), checks only.
+DG_PRINT_CONFIGS=1 step dg-grouped-picks 150 python3 bench/py_grouped_check.py \
+  --kinds "${GROUPED_KIND:-fp8}" --no-timing --markdown "$out/dg-grouped-picks.md"
+grep -E "GemmDesc|GemmConfig" "$work/dg-grouped-picks.log" > "$out/dg-grouped-picks.txt"
 esac
 case ",$plan," in *,dg-tests,*|*,dg-mqa,*)
 step dg-mqa-test 250 python3 bench/py_deepgemm_tests.py --tarball .anchors/deepgemm-src.tgz \
