@@ -201,7 +201,7 @@ def get_kernel(family: str, defines=(), device: Optional[int] = None,
         kernel = None
     if kernel is not None:
         return kernel
-    key = (family, _jit.normalize_defines(defines), device, dry)
+    key = _memory_key(family, defines, device)
     kernel = _memory.get(key)
     if kernel is not None:
         return kernel
@@ -259,16 +259,15 @@ def _tiered() -> bool:
 def loaded_kernel(family: str, defines=(), device: Optional[int] = None):
     """The kernel of `family` with `defines` if this process has loaded it,
     else None (nothing is compiled or loaded)."""
-    key = (family, _jit.normalize_defines(defines), device, _runtime.dry_run())
-    return _memory.get(key)
+    return _memory.get(_memory_key(family, defines, device))
+
+
+def _memory_key(family: str, defines, device: Optional[int]) -> tuple:
+    """The key of a loaded kernel in _memory."""
+    return (family, _jit.normalize_defines(defines), device, _runtime.dry_run())
 
 
 def capturing() -> bool:
-    """Whether torch's current stream is capturing a CUDA graph."""
-    return _capturing(None)
-
-
-def _capturing(device) -> bool:
     """Whether torch's current stream is capturing a CUDA graph: no module
     is loaded then (the quick kernel keeps serving)."""
     if _runtime.dry_run():
@@ -306,7 +305,7 @@ def plan_kernel(family: str, defines, device: Optional[int], problem: dict):
                     pending = _tuned_compiles[tuned_key] = _TunedCompile(
                         family, target, problem)
         elif pending.flag.is_set and pending.error is None:
-            if not _capturing(device):  # no module loads while capturing
+            if not capturing():  # no module loads while capturing
                 return get_kernel(family, defines, device, problem), None
     except _configs.CacheUnavailable:
         return get_kernel(family, defines, device, problem), None  # warns
