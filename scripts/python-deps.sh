@@ -14,7 +14,8 @@ if "$venv/bin/python" -c "import nanobind, scikit_build_core, numpy, torch" \
   exit 0
 fi
 echo "python-deps: installing nanobind, scikit-build-core, numpy, torch into $venv"
-"$venv/bin/python" -m pip install -q --upgrade pip
+"$venv/bin/python" -m pip install -q --no-cache-dir --upgrade pip
 # PyPI's torch wheel is the CUDA build (several GB with its nvidia-*
-# packages); the tests only use it on the CPU.
-"$venv/bin/python" -m pip install -q nanobind scikit-build-core numpy torch
+# packages); the tests only use it on the CPU. No pip cache: it would hold a
+# second copy of those GB, and CI once ran out of disk installing them.
+"$venv/bin/python" -m pip install -q --no-cache-dir nanobind scikit-build-core numpy torch
