@@ -87,28 +87,9 @@ const bundle::Kernel *findMeta(const bundle::Bundle &contents,
           : "no kernel named '" + name + "' (the bundle has: " + names + ")"));
 }
 
-/// One Python value as argument \p index of \p meta: a torch tensor, or a
-/// number for a scalar (converted to the scalar's declared dtype).
-rt::Arg toArg(const bundle::Kernel &meta, size_t index, nb::handle value,
-              int32_t &device) {
-  const bundle::Argument &decl = meta.args[index];
-  std::string where =
-      "argument '" + decl.name + "' (index " + std::to_string(index) + ")";
-  if (PyBool_Check(value.ptr()) || PyLong_Check(value.ptr()) ||
-      PyFloat_Check(value.ptr())) {
-    if (decl.isTensor())
-      throw nb::value_error(
-          (where + ": expected a tensor, got a number").c_str());
-    if (bundle::isFloat(decl.dtype))
-      return rt::Arg::floating(decl.dtype, nb::cast<double>(value));
-    long long integer = PyLong_AsLongLong(value.ptr());
-    if (integer == -1 && PyErr_Occurred()) {
-      PyErr_Clear();
-      throw nb::value_error(
-          (where + ": expected an integer that fits in 64 bits").c_str());
-    }
-    return rt::Arg::integer(decl.dtype, integer);
-  }
+/// A torch tensor as an argument; \p where names it in messages.
+rt::Arg toTensorArg(const std::string &where, nb::handle value,
+                    int32_t &device) {
   TensorInfo info;
   if (!TorchBridge::get().read(value.ptr(), info))
     throw nb::value_error(
@@ -126,6 +107,65 @@ rt::Arg toArg(const bundle::Kernel &meta, size_t index, nb::handle value,
   return info.toArg();
 }
 
+/// A Python list or tuple of torch tensors as a tensor-list argument; its
+/// tensors go to the end of \p listTensors (reserved by the caller for them,
+/// so that the list can point there).
+rt::Arg toListArg(const bundle::Argument &decl, const std::string &where,
+                  nb::handle value, int32_t &device,
+                  std::vector<rt::Arg> &listTensors) {
+  if (!PyList_Check(value.ptr()) && !PyTuple_Check(value.ptr()))
+    throw nb::value_error((where + ": expected a list of up to " +
+                           std::to_string(decl.capacity) + " tensors, got " +
+                           nb::type_name(value.type()).c_str())
+                              .c_str());
+  nb::sequence tensors = nb::borrow<nb::sequence>(value);
+  size_t count = nb::len(tensors);
+  size_t first = listTensors.size();
+  for (size_t e = 0; e < count; ++e)
+    listTensors.push_back(toTensorArg(where + ", tensor " + std::to_string(e),
+                                      tensors[e], device));
+  return rt::Arg::tensorList(listTensors.data() + first, uint32_t(count));
+}
+
+/// How many tensors the tensor-list arguments among \p values hold.
+size_t listedTensors(const bundle::Kernel &meta, nb::sequence values) {
+  size_t listed = 0;
+  for (size_t i = 0; i < meta.args.size() && i < nb::len(values); ++i)
+    if (meta.args[i].isTensorList() &&
+        (PyList_Check(values[i].ptr()) || PyTuple_Check(values[i].ptr())))
+      listed += nb::len(nb::handle(values[i]));
+  return listed;
+}
+
+/// One Python value as argument \p index of \p meta: a torch tensor, a
+/// number for a scalar (converted to the scalar's declared dtype), or a
+/// list of tensors for a tensor list (its tensors appended to
+/// \p listTensors).
+rt::Arg toArg(const bundle::Kernel &meta, size_t index, nb::handle value,
+              int32_t &device, std::vector<rt::Arg> &listTensors) {
+  const bundle::Argument &decl = meta.args[index];
+  std::string where =
+      "argument '" + decl.name + "' (index " + std::to_string(index) + ")";
+  if (decl.isTensorList())
+    return toListArg(decl, where, value, device, listTensors);
+  if (PyBool_Check(value.ptr()) || PyLong_Check(value.ptr()) ||
+      PyFloat_Check(value.ptr())) {
+    if (decl.isTensor())
+      throw nb::value_error(
+          (where + ": expected a tensor, got a number").c_str());
+    if (bundle::isFloat(decl.dtype))
+      return rt::Arg::floating(decl.dtype, nb::cast<double>(value));
+    long long integer = PyLong_AsLongLong(value.ptr());
+    if (integer == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      throw nb::value_error(
+          (where + ": expected an integer that fits in 64 bits").c_str());
+    }
+    return rt::Arg::integer(decl.dtype, integer);
+  }
+  return toTensorArg(where, value, device);
+}
+
 /// Converts \p values for \p kernel and launches (or checks) it.
 void launchValues(const KernelRef &kernel, nb::sequence values,
                   nb::object stream) {
@@ -141,9 +181,11 @@ void launchValues(const KernelRef &kernel, nb::sequence values,
                               .c_str());
   }
   rt::Arg args[kMaxLaunchArgs];
+  std::vector<rt::Arg> listTensors;
+  listTensors.reserve(listedTensors(*kernel.meta, values));
   int32_t device = -2; // not seen yet
   for (size_t i = 0; i < count; ++i)
-    args[i] = toArg(*kernel.meta, i, values[i], device);
+    args[i] = toArg(*kernel.meta, i, values[i], device, listTensors);
   if (stream.is_none()) {
     launchOrCheck(kernel, args, count, device < -1 ? -1 : device);
     return;
@@ -210,13 +252,14 @@ std::vector<Dispatcher::PlanArg> toPlanArgs(const bundle::Kernel &meta,
       arg.input = pair.first;
       arg.transpose = pair.second;
     } else {
-      if (i >= meta.args.size() || meta.args[i].isTensor())
+      if (i >= meta.args.size() || meta.args[i].isTensorLike())
         throw nb::value_error(("plan argument " + std::to_string(i) +
                                " is a constant but kernel '" + meta.name +
                                "' takes a tensor there")
                                   .c_str());
       int32_t unusedDevice = -2;
-      arg.fixed = toArg(meta, i, entry, unusedDevice);
+      std::vector<rt::Arg> noLists;
+      arg.fixed = toArg(meta, i, entry, unusedDevice, noLists);
     }
     args.push_back(arg);
   }
@@ -228,7 +271,10 @@ std::vector<Dispatcher::PlanArg> toPlanArgs(const bundle::Kernel &meta,
 nb::list argInfo(const bundle::Kernel &meta) {
   nb::list out;
   for (const bundle::Argument &arg : meta.args)
-    out.append(nb::make_tuple(arg.name, arg.isTensor() ? "tensor" : "scalar",
+    out.append(nb::make_tuple(arg.name,
+                              arg.isTensorList() ? "tensor_list"
+                              : arg.isTensor()   ? "tensor"
+                                                 : "scalar",
                               std::string(bundle::toString(arg.dtype)),
                               nb::tuple(nb::cast(arg.shape))));
   return out;

@@ -52,7 +52,8 @@ const char *paramKindName(Param::Kind kind) {
 namespace {
 
 std::string validateTensorMap(const TensorMapSpec &map, const Argument &arg) {
-  size_t rank = arg.shape.size();
+  // A tensor list's maps describe its tensors, without the list's dim.
+  size_t rank = arg.shape.size() - (arg.isTensorList() ? 1 : 0);
   if (rank > kMaxTensorMapRank)
     return "tensor maps support at most rank " +
            std::to_string(kMaxTensorMapRank) + ", the tensor has rank " +
@@ -95,10 +96,20 @@ std::string validateParam(const Param &param, const Kernel &kernel) {
            " but the kernel has " + std::to_string(kernel.args.size());
   const Argument &arg = kernel.args[param.arg];
   bool wantsTensor = param.kind != Param::Kind::Scalar;
-  if (arg.isTensor() != wantsTensor)
+  if (arg.isTensorLike() != wantsTensor)
     return std::string("a ") + paramKindName(param.kind) +
            " parameter needs a " + (wantsTensor ? "tensor" : "scalar") +
            " argument";
+  // The kernel reaches a list's tensors through their maps only, and knows
+  // the list's length but not its tensors' sizes, which may differ.
+  if (arg.isTensorList() &&
+      (param.kind == Param::Kind::Pointer || param.kind == Param::Kind::Stride))
+    return std::string("a ") + paramKindName(param.kind) +
+           " parameter cannot refer to a tensor list";
+  if (arg.isTensorList() && param.kind == Param::Kind::Dim && param.dim != 0)
+    return "dim " + std::to_string(param.dim) +
+           " of a tensor list differs between its tensors; only dim 0 (its "
+           "length) can be a parameter";
   if ((param.kind == Param::Kind::Dim || param.kind == Param::Kind::Stride) &&
       param.dim >= arg.shape.size())
     return "dim " + std::to_string(param.dim) + " is out of range for rank " +
@@ -118,11 +129,22 @@ std::string validateArgument(const Argument &arg) {
     return "has an empty name";
   if (!vocab::isKnown(arg.dtype))
     return "has an unknown dtype";
-  if (!arg.isTensor())
-    return arg.shape.empty() ? "" : "is a scalar but has a shape";
-  if (arg.shape.empty() || arg.shape.size() > kMaxRank)
-    return "has rank " + std::to_string(arg.shape.size()) +
-           ", tensors need 1.." + std::to_string(kMaxRank);
+  if (!arg.isTensorLike())
+    return !arg.shape.empty()  ? "is a scalar but has a shape"
+           : arg.capacity != 0 ? "is a scalar but has a capacity"
+                               : "";
+  if (arg.isTensor() && arg.capacity != 0)
+    return "is a tensor but has a capacity (only tensor lists have one)";
+  if (arg.isTensorList() &&
+      (arg.capacity < 1 || arg.capacity > kMaxListCapacity))
+    return "is a tensor list of capacity " + std::to_string(arg.capacity) +
+           ", expected 1.." + std::to_string(kMaxListCapacity);
+  // A list's shape adds the list's dim to its tensors' rank (at least 1).
+  size_t minRank = arg.isTensorList() ? 2 : 1;
+  if (arg.shape.size() < minRank || arg.shape.size() > kMaxRank)
+    return "has rank " + std::to_string(arg.shape.size()) + ", " +
+           (arg.isTensorList() ? "tensor lists" : "tensors") + " need " +
+           std::to_string(minRank) + ".." + std::to_string(kMaxRank);
   for (size_t d = 0; d < arg.shape.size(); ++d)
     if (arg.shape[d] < 1 && arg.shape[d] != kDynamic)
       return "dim " + std::to_string(d) + " is " +
@@ -142,9 +164,14 @@ std::string validateGrid(const Kernel &kernel) {
         return where + "constant must be >= 1";
       continue;
     }
-    if (axis.arg >= kernel.args.size() || !kernel.args[axis.arg].isTensor())
+    if (axis.arg >= kernel.args.size() || !kernel.args[axis.arg].isTensorLike())
       return where + "argument " + std::to_string(axis.arg) +
              " is not a tensor argument";
+    if (kernel.args[axis.arg].isTensorList() && axis.dim != 0)
+      return where + "dim " + std::to_string(axis.dim) + " of tensor list '" +
+             kernel.args[axis.arg].name +
+             "' differs between its tensors; only its length (dim 0) can "
+             "size a grid";
     if (axis.dim >= kernel.args[axis.arg].shape.size())
       return where + "dim " + std::to_string(axis.dim) +
              " is out of range for '" + kernel.args[axis.arg].name + "'";

@@ -106,10 +106,14 @@ Value writeKernel(const Kernel &kernel) {
   for (const Argument &arg : kernel.args) {
     Value entry = Value::object();
     entry.set("name", Value::string(arg.name));
-    entry.set("kind", Value::string(arg.isTensor() ? "tensor" : "scalar"));
+    entry.set("kind", Value::string(arg.isTensorList() ? "tensor_list"
+                                    : arg.isTensor()   ? "tensor"
+                                                       : "scalar"));
     entry.set("dtype", Value::string(std::string(toString(arg.dtype))));
-    if (arg.isTensor())
+    if (arg.isTensorLike())
       entry.set("shape", integerArray(arg.shape));
+    if (arg.isTensorList())
+      entry.set("capacity", Value::integer(arg.capacity));
     args.push(std::move(entry));
   }
   out.set("args", std::move(args));
@@ -326,24 +330,33 @@ private:
   bool readArgument(const Value &value, const std::string &path,
                     Argument &arg) {
     if (!expectObject(value, path) ||
-        !checkKeys(value, path, {"name", "kind", "dtype", "shape"}))
+        !checkKeys(value, path, {"name", "kind", "dtype", "shape", "capacity"}))
       return false;
     std::string kind, dtype;
     if (!readString(value, "name", path, arg.name) ||
         !readString(value, "kind", path, kind) ||
         !readString(value, "dtype", path, dtype))
       return false;
-    if (kind != "tensor" && kind != "scalar")
-      return fail(path + ".kind",
-                  "expected \"tensor\" or \"scalar\", got \"" + kind + "\"");
-    arg.kind =
-        kind == "tensor" ? Argument::Kind::Tensor : Argument::Kind::Scalar;
+    if (kind != "tensor" && kind != "scalar" && kind != "tensor_list")
+      return fail(path + ".kind", "expected \"tensor\", \"scalar\" or "
+                                  "\"tensor_list\", got \"" +
+                                      kind + "\"");
+    arg.kind = kind == "tensor"   ? Argument::Kind::Tensor
+               : kind == "scalar" ? Argument::Kind::Scalar
+                                  : Argument::Kind::TensorList;
     std::optional<DType> parsed = parseDType(dtype);
     if (!parsed)
       return fail(path + ".dtype", "unknown dtype \"" + dtype + "\"");
     arg.dtype = *parsed;
+    if (arg.isTensorList()) {
+      if (!readUnsigned(value, "capacity", path, kMaxListCapacity,
+                        arg.capacity))
+        return false;
+    } else if (value.find("capacity")) {
+      return fail(path, "only a tensor list has a \"capacity\"");
+    }
     const Value *shape = value.find("shape");
-    if (!arg.isTensor())
+    if (!arg.isTensorLike())
       return !shape || fail(path, "a scalar has no \"shape\"");
     if (!shape)
       return fail(path, "missing key \"shape\"");

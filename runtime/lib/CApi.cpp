@@ -64,25 +64,57 @@ tilec_status finishLoad(std::unique_ptr<Module> loaded, const Error &error,
   return TILEC_SUCCESS;
 }
 
+/// C arguments as C++ ones, with the tensors of their tensor lists.
+struct ConvertedArgs {
+  std::vector<Arg> args;
+  /// Each list's tensors, consecutive; the list Args point into it.
+  std::vector<Arg> listTensors;
+};
+
+Arg convertArg(const tilec_arg &in) {
+  Arg out;
+  out.kind = static_cast<Arg::Kind>(in.kind);
+  out.dtype = static_cast<tilec::bundle::DType>(in.dtype);
+  out.rank = static_cast<uint32_t>(in.rank);
+  out.data = in.data;
+  for (unsigned d = 0; d < TILEC_MAX_RANK; ++d) {
+    out.shape[d] = in.shape[d];
+    out.strides[d] = in.strides[d];
+  }
+  out.intValue = in.int_value;
+  out.floatValue = in.float_value;
+  return out;
+}
+
 /// Copies C arguments into C++ ones; the values are checked by the launch
 /// plan, so out-of-range kinds and dtypes are carried over as they are.
 /// \p nargs has been checked against the kernel, so that a wild count cannot
-/// make the vector throw.
-std::vector<Arg> convertArgs(const tilec_arg *args, size_t nargs) {
-  std::vector<Arg> converted(nargs);
+/// make the vector throw; a list longer than any kernel takes is not read
+/// (its length alone fails the check).
+ConvertedArgs convertArgs(const tilec_arg *args, size_t nargs) {
+  ConvertedArgs converted;
+  converted.args.resize(nargs);
+  size_t listed = 0;
+  auto readable = [](const tilec_arg &in) {
+    return in.kind == TILEC_ARG_TENSOR_LIST && in.data != 0 && in.rank > 0 &&
+           uint32_t(in.rank) <= tilec::bundle::kMaxListCapacity;
+  };
+  for (size_t i = 0; i < nargs; ++i)
+    if (readable(args[i]))
+      listed += uint32_t(args[i].rank);
+  // Reserved first: the lists point into it.
+  converted.listTensors.reserve(listed);
   for (size_t i = 0; i < nargs; ++i) {
-    const tilec_arg &in = args[i];
-    Arg &out = converted[i];
-    out.kind = static_cast<Arg::Kind>(in.kind);
-    out.dtype = static_cast<tilec::bundle::DType>(in.dtype);
-    out.rank = static_cast<uint32_t>(in.rank);
-    out.data = in.data;
-    for (unsigned d = 0; d < TILEC_MAX_RANK; ++d) {
-      out.shape[d] = in.shape[d];
-      out.strides[d] = in.strides[d];
-    }
-    out.intValue = in.int_value;
-    out.floatValue = in.float_value;
+    converted.args[i] = convertArg(args[i]);
+    if (!readable(args[i]))
+      continue;
+    const auto *tensors =
+        reinterpret_cast<const tilec_arg *>(uintptr_t(args[i].data));
+    size_t first = converted.listTensors.size();
+    for (int32_t e = 0; e < args[i].rank; ++e)
+      converted.listTensors.push_back(convertArg(tensors[e]));
+    converted.args[i].data =
+        uint64_t(uintptr_t(converted.listTensors.data() + first));
   }
   return converted;
 }
@@ -212,7 +244,10 @@ tilec_status tilec_kernel_arg_info(const tilec_kernel *kernel, size_t index,
   const tilec::bundle::Argument &arg = args[index];
   *info = tilec_arg_info();
   info->name = arg.name.c_str();
-  info->kind = arg.isTensor() ? TILEC_ARG_TENSOR : TILEC_ARG_SCALAR;
+  info->kind = arg.isTensorList() ? TILEC_ARG_TENSOR_LIST
+               : arg.isTensor()   ? TILEC_ARG_TENSOR
+                                  : TILEC_ARG_SCALAR;
+  info->capacity = static_cast<int32_t>(arg.capacity);
   info->dtype = static_cast<int32_t>(arg.dtype);
   info->rank = static_cast<int32_t>(arg.shape.size());
   for (size_t d = 0; d < arg.shape.size(); ++d)
@@ -227,8 +262,9 @@ tilec_status tilec_check(const tilec_kernel *kernel, const tilec_arg *args,
     return invalidValue("tilec_check: kernel and args must not be null");
   if (Error error = checkArgCount(unwrap(kernel)->metadata(), nargs))
     return report(error);
-  std::vector<Arg> converted = convertArgs(args, nargs);
-  return report(unwrap(kernel)->check(converted.data(), converted.size()));
+  ConvertedArgs converted = convertArgs(args, nargs);
+  return report(
+      unwrap(kernel)->check(converted.args.data(), converted.args.size()));
 }
 
 tilec_status tilec_launch(tilec_kernel *kernel, const tilec_arg *args,
@@ -237,9 +273,9 @@ tilec_status tilec_launch(tilec_kernel *kernel, const tilec_arg *args,
     return invalidValue("tilec_launch: kernel and args must not be null");
   if (Error error = checkArgCount(unwrap(kernel)->metadata(), nargs))
     return report(error);
-  std::vector<Arg> converted = convertArgs(args, nargs);
-  return report(
-      unwrap(kernel)->launch(converted.data(), converted.size(), stream));
+  ConvertedArgs converted = convertArgs(args, nargs);
+  return report(unwrap(kernel)->launch(converted.args.data(),
+                                       converted.args.size(), stream));
 }
 
 tilec_status tilec_kernel_set_persistent_limit(tilec_kernel *kernel,

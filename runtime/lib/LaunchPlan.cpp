@@ -38,10 +38,31 @@ std::string hexAddress(uint64_t address) {
   return buffer;
 }
 
-Error argError(const bundle::Kernel &kernel, size_t index,
+/// \p element >= 0: tensor \p element of tensor list \p index.
+/// The tensors of a tensor-list argument (Arg::data holds their address).
+const Arg *listTensors(const Arg &list) {
+  return reinterpret_cast<const Arg *>(static_cast<uintptr_t>(list.data));
+}
+
+/// Size of dim \p dim of a tensor argument; of a tensor list, dim 0 (the
+/// only one the kernel sees) is its length.
+int64_t argDim(const Arg &arg, uint32_t dim) {
+  return arg.kind == Arg::Kind::TensorList ? int64_t(arg.rank) : arg.shape[dim];
+}
+
+/// \p element >= 0: tensor \p element of tensor list \p index.
+Error argError(const bundle::Kernel &kernel, size_t index, int element,
                const std::string &what) {
   return Error::make(Status::InvalidArgument,
-                     describeArg(kernel, index) + ": " + what);
+                     describeArg(kernel, index) +
+                         (element < 0 ? std::string()
+                                      : ", tensor " + std::to_string(element)) +
+                         ": " + what);
+}
+
+Error argError(const bundle::Kernel &kernel, size_t index,
+               const std::string &what) {
+  return argError(kernel, index, -1, what);
 }
 
 /// How the kernel's parameters use a tensor argument.
@@ -99,44 +120,51 @@ Error checkPointerAccess(const bundle::Kernel &kernel, size_t index,
 }
 
 /// Checks a tensor argument against its declaration and the rules of every
-/// parameter built from it.
+/// parameter built from it; \p element >= 0: tensor \p element of tensor
+/// list \p index, declared by the list's shape without its first dim. An
+/// empty tensor of a list gets no tensor map, so TMA's rules skip it.
 Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
-                  TensorUse use) {
+                  TensorUse use, int element = -1) {
   const Argument &decl = kernel.args[index];
+  const int64_t *declShape = decl.shape.data() + (element < 0 ? 0 : 1);
+  size_t declRank = decl.shape.size() - (element < 0 ? 0 : 1);
   if (arg.kind != Arg::Kind::Tensor)
-    return argError(kernel, index, "expected a tensor, got a scalar");
+    return argError(kernel, index, element,
+                    arg.kind == Arg::Kind::Scalar
+                        ? "expected a tensor, got a scalar"
+                        : "expected a tensor, got a tensor list");
   if (arg.dtype != decl.dtype)
-    return argError(kernel, index,
+    return argError(kernel, index, element,
                     "expected dtype " + std::string(toString(decl.dtype)) +
                         ", got " + std::string(toString(arg.dtype)));
-  if (arg.rank != decl.shape.size())
-    return argError(kernel, index,
-                    "expected rank " + std::to_string(decl.shape.size()) +
-                        ", got " + std::to_string(arg.rank));
+  if (arg.rank != declRank)
+    return argError(kernel, index, element,
+                    "expected rank " + std::to_string(declRank) + ", got " +
+                        std::to_string(arg.rank));
   uint64_t elementBytes = bundle::byteSize(arg.dtype);
   bool empty = false;
   for (uint32_t d = 0; d < arg.rank; ++d) {
     auto dim = [d] { return "dim " + std::to_string(d); };
     if (arg.shape[d] < 0)
-      return argError(kernel, index,
+      return argError(kernel, index, element,
                       dim() + " is " + std::to_string(arg.shape[d]) +
                           "; sizes cannot be negative");
-    if (decl.shape[d] != bundle::kDynamic && arg.shape[d] != decl.shape[d])
-      return argError(kernel, index,
+    if (declShape[d] != bundle::kDynamic && arg.shape[d] != declShape[d])
+      return argError(kernel, index, element,
                       dim() + " is " + std::to_string(arg.shape[d]) +
                           " but the kernel was compiled for " +
-                          std::to_string(decl.shape[d]));
+                          std::to_string(declShape[d]));
     if (arg.strides[d] < 0)
-      return argError(kernel, index,
+      return argError(kernel, index, element,
                       "stride of " + dim() + " is " +
                           std::to_string(arg.strides[d]) +
                           " elements; strides cannot be negative");
     empty |= arg.shape[d] == 0;
   }
   if (!empty && arg.data == 0)
-    return argError(kernel, index, "data pointer is null");
+    return argError(kernel, index, element, "data pointer is null");
   if (use.byPointer && !empty && arg.data % elementBytes != 0)
-    return argError(kernel, index,
+    return argError(kernel, index, element,
                     "data pointer " + hexAddress(arg.data) +
                         " is not aligned to its " +
                         std::to_string(elementBytes) + "-byte elements");
@@ -146,20 +174,20 @@ Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
             std::max<uint64_t>(use.pointerAlign, elementBytes),
             use.innerStride))
       return error;
-  if (!use.byTensorMap)
+  if (!use.byTensorMap || (element >= 0 && empty))
     return Error();
 
   // The rules of cuTensorMapEncodeTiled, checked here so that the message
   // can name the argument and the dimension.
   if (arg.data % kTmaAlignment != 0)
-    return argError(kernel, index,
+    return argError(kernel, index, element,
                     "data pointer " + hexAddress(arg.data) +
                         " is not 16-byte aligned, TMA needs 16-byte alignment");
   uint32_t inner = arg.rank - 1;
   // A transposed view fails here first: its real problem is the layout, not
   // the outer strides that the transpose also makes wrong.
   if (arg.shape[inner] > 1 && arg.strides[inner] != 1)
-    return argError(kernel, index,
+    return argError(kernel, index, element,
                     "stride of dim " + std::to_string(inner) + " is " +
                         std::to_string(arg.strides[inner]) +
                         " elements, TMA needs the innermost dim to be "
@@ -167,10 +195,10 @@ Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
   for (uint32_t d = 0; d < arg.rank; ++d) {
     auto dim = [d] { return "dim " + std::to_string(d); };
     if (arg.shape[d] == 0)
-      return argError(kernel, index,
+      return argError(kernel, index, element,
                       dim() + " is 0; TMA cannot describe an empty tensor");
     if (uint64_t(arg.shape[d]) > kMaxGlobalDim)
-      return argError(kernel, index,
+      return argError(kernel, index, element,
                       dim() + " is " + std::to_string(arg.shape[d]) +
                           ", TMA supports at most 2^32");
     // A size-1 dimension is never stepped over, so its stride is free (as in
@@ -183,23 +211,53 @@ Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
     };
     if (d == inner) {
       if (arg.strides[d] != 1)
-        return argError(kernel, index,
+        return argError(kernel, index, element,
                         stride() + ", TMA needs the innermost dim to be "
                                    "contiguous (stride 1)");
       continue;
     }
     if (uint64_t(arg.strides[d]) >= kMaxGlobalStrideBytes / elementBytes)
-      return argError(kernel, index,
+      return argError(kernel, index, element,
                       stride() + ", TMA needs less than 2^40 bytes");
     uint64_t bytes = uint64_t(arg.strides[d]) * elementBytes;
     auto inBytes = [&stride, bytes] {
       return stride() + " (" + std::to_string(bytes) + " bytes), TMA needs ";
     };
     if (bytes == 0)
-      return argError(kernel, index, inBytes() + "a nonzero stride");
+      return argError(kernel, index, element, inBytes() + "a nonzero stride");
     if (bytes % kTmaAlignment != 0)
-      return argError(kernel, index, inBytes() + "a multiple of 16 bytes");
+      return argError(kernel, index, element,
+                      inBytes() + "a multiple of 16 bytes");
   }
+  return Error();
+}
+
+/// Checks a tensor-list argument: its length against the capacity (and a
+/// static length), then each tensor as checkTensor does.
+Error checkTensorList(const bundle::Kernel &kernel, size_t index,
+                      const Arg &arg, TensorUse use) {
+  const Argument &decl = kernel.args[index];
+  if (arg.kind != Arg::Kind::TensorList)
+    return argError(kernel, index,
+                    std::string("expected a list of up to ") +
+                        std::to_string(decl.capacity) + " tensors, got a " +
+                        (arg.kind == Arg::Kind::Scalar ? "scalar" : "tensor"));
+  if (arg.rank > decl.capacity)
+    return argError(kernel, index,
+                    "holds " + std::to_string(arg.rank) +
+                        " tensors, the kernel takes at most " +
+                        std::to_string(decl.capacity));
+  if (decl.shape[0] != bundle::kDynamic && arg.rank != decl.shape[0])
+    return argError(kernel, index,
+                    "holds " + std::to_string(arg.rank) +
+                        " tensors but the kernel was compiled for " +
+                        std::to_string(decl.shape[0]));
+  if (arg.rank != 0 && arg.data == 0)
+    return argError(kernel, index, "the array of its tensors is null");
+  const Arg *tensors = listTensors(arg);
+  for (uint32_t e = 0; e < arg.rank; ++e)
+    if (Error error = checkTensor(kernel, index, tensors[e], use, int(e)))
+      return error;
   return Error();
 }
 
@@ -208,7 +266,10 @@ Error encodeScalar(const bundle::Kernel &kernel, size_t index, const Arg &arg,
                    ParamValue &value) {
   const Argument &decl = kernel.args[index];
   if (arg.kind != Arg::Kind::Scalar)
-    return argError(kernel, index, "expected a scalar, got a tensor");
+    return argError(kernel, index,
+                    arg.kind == Arg::Kind::Tensor
+                        ? "expected a scalar, got a tensor"
+                        : "expected a scalar, got a tensor list");
   if (arg.dtype != decl.dtype)
     return argError(kernel, index,
                     "expected dtype " + std::string(toString(decl.dtype)) +
@@ -258,10 +319,11 @@ Error encodeScalar(const bundle::Kernel &kernel, size_t index, const Arg &arg,
   return Error();
 }
 
-TensorMapRequest makeTensorMapRequest(uint32_t paramIndex, const Param &param,
-                                      const Arg &arg) {
+TensorMapRequest makeTensorMapRequest(uint32_t paramIndex, uint32_t slot,
+                                      const Param &param, const Arg &arg) {
   TensorMapRequest request;
   request.param = paramIndex;
+  request.slot = slot;
   request.arg = param.arg;
   request.dtype = arg.dtype;
   request.rank = arg.rank;
@@ -321,7 +383,7 @@ Error computeGrid(const bundle::Kernel &kernel, const Arg *args,
     const GridAxis &axis = kernel.grid.axes[i];
     uint64_t ctas = axis.value;
     if (axis.kind == GridAxis::Kind::CeilDiv)
-      ctas = ceilDiv(static_cast<uint64_t>(args[axis.arg].shape[axis.dim]),
+      ctas = ceilDiv(static_cast<uint64_t>(argDim(args[axis.arg], axis.dim)),
                      axis.tile);
     // Whole clusters only: the extra CTAs see out-of-bounds tiles, which TMA
     // loads fill and TMA stores drop.
@@ -388,6 +450,14 @@ Arg Arg::tensor(uint64_t data, DType dtype,
   return arg;
 }
 
+Arg Arg::tensorList(const Arg *tensors, uint32_t count) {
+  Arg arg;
+  arg.kind = Kind::TensorList;
+  arg.rank = count; // the tensors are read (and their dtypes checked) later
+  arg.data = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(tensors));
+  return arg;
+}
+
 Arg Arg::integer(DType dtype, int64_t value) {
   Arg arg;
   arg.kind = Kind::Scalar;
@@ -447,7 +517,9 @@ Error buildLaunchPlan(const bundle::Kernel &kernel, const Arg *args,
     return Error::make(Status::InvalidValue, "the argument array is null");
   // Values that come from C may be anything: reject before using them.
   for (size_t i = 0; i < count; ++i) {
-    if (args[i].kind != Arg::Kind::Tensor && args[i].kind != Arg::Kind::Scalar)
+    if (args[i].kind != Arg::Kind::Tensor &&
+        args[i].kind != Arg::Kind::Scalar &&
+        args[i].kind != Arg::Kind::TensorList)
       return argError(kernel, i,
                       "unknown argument kind " +
                           std::to_string(static_cast<int>(args[i].kind)));
@@ -483,8 +555,10 @@ Error buildLaunchPlan(const bundle::Kernel &kernel, const Arg *args,
   // mistake never hides.
   std::vector<ParamValue> scalars(count);
   for (size_t i = 0; i < count; ++i) {
-    Error error = kernel.args[i].isTensor()
-                      ? checkTensor(kernel, i, args[i], uses[i])
+    const Argument &decl = kernel.args[i];
+    Error error = decl.isTensor() ? checkTensor(kernel, i, args[i], uses[i])
+                  : decl.isTensorList()
+                      ? checkTensorList(kernel, i, args[i], uses[i])
                       : encodeScalar(kernel, i, args[i], scalars[i]);
     if (error)
       return error;
@@ -492,23 +566,40 @@ Error buildLaunchPlan(const bundle::Kernel &kernel, const Arg *args,
 
   plan.params.assign(kernel.params.size(), ParamValue());
   plan.tensorMaps.clear();
+  plan.mapSlots = 0;
   for (size_t p = 0; p < kernel.params.size(); ++p) {
     const Param &param = kernel.params[p];
     const Arg &arg = args[param.arg];
     ParamValue &value = plan.params[p];
     switch (param.kind) {
-    case Param::Kind::TensorMap:
+    case Param::Kind::TensorMap: {
       value.isTensorMap = true;
-      value.tensorMap = static_cast<uint32_t>(plan.tensorMaps.size());
-      plan.tensorMaps.push_back(
-          makeTensorMapRequest(static_cast<uint32_t>(p), param, arg));
+      value.tensorMap = plan.mapSlots;
+      if (arg.kind != Arg::Kind::TensorList) {
+        plan.tensorMaps.push_back(makeTensorMapRequest(
+            static_cast<uint32_t>(p), plan.mapSlots++, param, arg));
+        break;
+      }
+      // A slot per tensor the kernel can take; an empty tensor's slot and
+      // those past the list's end stay zero.
+      const Arg *tensors = listTensors(arg);
+      for (uint32_t e = 0; e < arg.rank; ++e) {
+        bool empty = false;
+        for (uint32_t d = 0; d < tensors[e].rank; ++d)
+          empty |= tensors[e].shape[d] == 0;
+        if (!empty)
+          plan.tensorMaps.push_back(makeTensorMapRequest(
+              static_cast<uint32_t>(p), plan.mapSlots + e, param, tensors[e]));
+      }
+      plan.mapSlots += kernel.args[param.arg].capacity;
       break;
+    }
     case Param::Kind::Pointer:
       value.size = 8;
       std::memcpy(value.bytes, &arg.data, 8);
       break;
     case Param::Kind::Dim: {
-      int64_t size = arg.shape[param.dim];
+      int64_t size = argDim(arg, param.dim);
       if (size > std::numeric_limits<int32_t>::max())
         return argError(kernel, param.arg,
                         "dim " + std::to_string(param.dim) + " is " +

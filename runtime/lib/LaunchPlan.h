@@ -22,6 +22,9 @@ namespace tilec::rt {
 /// The inputs of one cuTensorMapEncodeTiled call, innermost dimension first.
 struct TensorMapRequest {
   uint32_t param = 0;
+  /// Where the encoded map goes among the launch's maps (a tensor list's
+  /// parameter takes `capacity` consecutive slots).
+  uint32_t slot = 0;
   uint32_t arg = 0;
   DType dtype = DType::F32;
   uint32_t rank = 0;
@@ -48,7 +51,7 @@ struct TensorMapKeyHash {
 /// bytes copied as they are.
 struct ParamValue {
   bool isTensorMap = false;
-  /// Index into LaunchPlan::tensorMaps.
+  /// The first map slot of a tensor-map parameter (TensorMapRequest::slot).
   uint32_t tensorMap = 0;
   uint32_t size = 0;
   alignas(8) unsigned char bytes[8] = {};
@@ -57,6 +60,9 @@ struct ParamValue {
 struct LaunchPlan {
   std::vector<ParamValue> params;
   std::vector<TensorMapRequest> tensorMaps;
+  /// Map slots in all: a map per tensor-map parameter, `capacity` per one
+  /// of a tensor list; the slots no request fills are zero.
+  uint32_t mapSlots = 0;
   /// CTAs per axis; a zero axis means there is nothing to launch.
   std::array<uint32_t, 3> grid = {0, 0, 0};
 };

@@ -556,12 +556,12 @@ Error Kernel::launch(const Arg *args, size_t count, void *stream) {
   // 64-byte aligned copies (CUtensorMap is over-aligned) that the parameter
   // array points at; the driver copies them at launch.
   std::vector<CUtensorMap> &maps = state->encoded;
-  maps.resize(plan.tensorMaps.size());
-  for (size_t i = 0; i < plan.tensorMaps.size(); ++i) {
-    const TensorMapRequest &request = plan.tensorMaps[i];
+  maps.assign(plan.mapSlots, CUtensorMap{});
+  for (const TensorMapRequest &request : plan.tensorMaps) {
+    CUtensorMap &map = maps[request.slot];
     TensorMapRequest::Key key = request.key();
     if (const EncodedTensorMap *cached = state->maps.find(key)) {
-      std::memcpy(&maps[i], cached->data(), sizeof(CUtensorMap));
+      std::memcpy(&map, cached->data(), sizeof(CUtensorMap));
       continue;
     }
     cuuint64_t globalDim[bundle::kMaxTensorMapRank];
@@ -577,7 +577,7 @@ Error Kernel::launch(const Arg *args, size_t count, void *stream) {
     TILEC_RETURN_IF_DRIVER_ERROR(
         driver,
         driver.cuTensorMapEncodeTiled(
-            &maps[i], tensorMapDataType(request.dtype), request.rank,
+            &map, tensorMapDataType(request.dtype), request.rank,
             reinterpret_cast<void *>(request.address), globalDim, globalStrides,
             box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
             tensorMapSwizzle(request.swizzle),
@@ -592,7 +592,7 @@ Error Kernel::launch(const Arg *args, size_t count, void *stream) {
             joinNumbers(request.globalStrides, request.rank - 1) +
             ", innermost first)");
     EncodedTensorMap encoded;
-    std::memcpy(encoded.data(), &maps[i], sizeof(CUtensorMap));
+    std::memcpy(encoded.data(), &map, sizeof(CUtensorMap));
     state->maps.insert(key, encoded);
   }
 

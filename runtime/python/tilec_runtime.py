@@ -34,6 +34,9 @@ _FLOAT_DTYPES = {"f16", "bf16", "f32", "f64", "tf32", "e4m3", "e5m2", "e8m0"}
 
 ARG_TENSOR = 0
 ARG_SCALAR = 1
+ARG_TENSOR_LIST = 2
+_KIND_NAMES = {ARG_TENSOR: "tensor", ARG_SCALAR: "scalar",
+               ARG_TENSOR_LIST: "tensor_list"}
 
 STATUS_NAMES = ("SUCCESS", "DRIVER_NOT_AVAILABLE", "INVALID_VALUE",
                 "INVALID_BUNDLE", "NOT_FOUND", "INVALID_ARGUMENT", "CUDA")
@@ -70,16 +73,19 @@ class _Arg(ctypes.Structure):
 class _ArgInfo(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("kind", ctypes.c_int32),
                 ("dtype", ctypes.c_int32), ("rank", ctypes.c_int32),
-                ("reserved", ctypes.c_int32),
+                ("capacity", ctypes.c_int32),
                 ("shape", ctypes.c_int64 * MAX_RANK)]
 
 
 class ArgInfo(NamedTuple):
-    """What a kernel expects for one argument; -1 marks a dynamic dim."""
+    """What a kernel expects for one argument; -1 marks a dynamic dim. A
+    tensor list's shape is its length, then each tensor's dims; capacity is
+    the most tensors it takes (0 for the other kinds)."""
     name: str
-    kind: str  # "tensor" or "scalar"
+    kind: str  # "tensor", "scalar" or "tensor_list"
     dtype: str
     shape: tuple
+    capacity: int = 0
 
 
 def _library_candidates():
@@ -188,8 +194,23 @@ def _stream_handle(stream, default: Optional[int]) -> int:
     return stream.cuda_stream  # torch.cuda.Stream / ExternalStream
 
 
-def _to_c_arg(value, info: ArgInfo, index: int) -> _Arg:
+def _to_c_arg(value, info: ArgInfo, index: int, keep: list) -> _Arg:
+    """The C argument for `value`; what it points to goes into `keep`."""
     arg = _Arg()
+    if info.kind == "tensor_list":
+        # A TensorRef is a tuple too, but one tensor.
+        if isinstance(value, TensorRef) or not isinstance(value, (list, tuple)):
+            raise TypeError(f"argument '{info.name}' (index {index}): expected "
+                            f"a list of tensors, got {type(value).__name__}")
+        tensor = info._replace(kind="tensor")
+        tensors = (_Arg * max(len(value), 1))()
+        for e, element in enumerate(value):
+            tensors[e] = _to_c_arg(element, tensor, index, keep)
+        keep.append(tensors)
+        arg.kind = ARG_TENSOR_LIST
+        arg.rank = len(value)
+        arg.data = ctypes.addressof(tensors)
+        return arg
     if info.kind == "scalar":
         arg.kind = ARG_SCALAR
         arg.dtype = DTYPES.index(info.dtype)
@@ -236,25 +257,28 @@ class Kernel:
             info = _ArgInfo()
             _check(lib.tilec_kernel_arg_info(handle, i, ctypes.byref(info)))
             self.args.append(ArgInfo(
-                info.name.decode(),
-                "tensor" if info.kind == ARG_TENSOR else "scalar",
-                DTYPES[info.dtype], tuple(info.shape[:info.rank])))
+                info.name.decode(), _KIND_NAMES.get(info.kind, "scalar"),
+                DTYPES[info.dtype], tuple(info.shape[:info.rank]),
+                info.capacity))
 
-    def _c_args(self, values):
+    def _c_args(self, values, keep: list):
         array = (_Arg * max(len(values), 1))()
         for i, value in enumerate(values):
             if i < len(self.args):
-                array[i] = _to_c_arg(value, self.args[i], i)
+                array[i] = _to_c_arg(value, self.args[i], i, keep)
         return array
 
     def check(self, *values) -> None:
-        """Checks the arguments without launching (raises TilecError)."""
-        _check(_library().tilec_check(self._handle, self._c_args(values),
+        """Checks the arguments without launching (raises TilecError). A
+        tensor list is passed as a Python list of tensors."""
+        keep = []
+        _check(_library().tilec_check(self._handle, self._c_args(values, keep),
                                       len(values)))
 
     def __call__(self, *values, stream=None) -> None:
         """Launches on `stream` (torch.cuda.Stream, raw handle or None)."""
-        _check(_library().tilec_launch(self._handle, self._c_args(values),
+        keep = []
+        _check(_library().tilec_launch(self._handle, self._c_args(values, keep),
                                        len(values),
                                        _stream_handle(stream, default=None)))
 

@@ -59,15 +59,18 @@ struct Error {
   }
 };
 
-/// One launch argument: a tensor in device memory or a scalar. Plain data so
-/// that building one costs nothing; use the factory functions.
+/// One launch argument: a tensor in device memory, a scalar, or a tensor
+/// list. Plain data so that building one costs nothing; use the factory
+/// functions.
 struct TILEC_RT_EXPORT Arg {
-  enum class Kind : int { Tensor = 0, Scalar = 1 };
+  enum class Kind : int { Tensor = 0, Scalar = 1, TensorList = 2 };
   Kind kind = Kind::Tensor;
   DType dtype = DType::F32;
-  /// Tensors: number of dims (<= bundle::kMaxRank).
+  /// Tensors: number of dims (<= bundle::kMaxRank). Tensor lists: number of
+  /// tensors.
   uint32_t rank = 0;
-  /// Tensors: device address.
+  /// Tensors: device address. Tensor lists: the host address of `rank`
+  /// tensor Args, read during the call only.
   uint64_t data = 0;
   /// Tensors: sizes and strides in elements, outermost first.
   int64_t shape[bundle::kMaxRank] = {};
@@ -83,6 +86,9 @@ struct TILEC_RT_EXPORT Arg {
                     std::initializer_list<int64_t> strides = {});
   static Arg tensor(uint64_t data, DType dtype, uint32_t rank,
                     const int64_t *shape, const int64_t *strides);
+  /// A list of \p count tensors (each made by Arg::tensor); \p tensors must
+  /// outlive the check or launch call, not the kernel.
+  static Arg tensorList(const Arg *tensors, uint32_t count);
   static Arg integer(DType dtype, int64_t value);
   static Arg floating(DType dtype, double value);
 };

@@ -61,12 +61,15 @@ typedef enum tilec_dtype {
 
 typedef enum tilec_arg_kind {
   TILEC_ARG_TENSOR = 0,
-  TILEC_ARG_SCALAR = 1
+  TILEC_ARG_SCALAR = 1,
+  TILEC_ARG_TENSOR_LIST = 2
 } tilec_arg_kind;
 
 /** One launch argument. Tensors: data, rank, shape and strides (in elements,
  *  outermost first). Scalars: int_value for integer dtypes, float_value for
- *  floating-point dtypes (u64 takes int_value's 64 bits as they are). */
+ *  floating-point dtypes (u64 takes int_value's 64 bits as they are).
+ *  Tensor lists: rank tensors (tilec_arg of kind TILEC_ARG_TENSOR) at the
+ *  host address data, read during the call only. */
 typedef struct tilec_arg {
   int32_t kind;  /* tilec_arg_kind */
   int32_t dtype; /* tilec_dtype */
@@ -80,13 +83,14 @@ typedef struct tilec_arg {
 } tilec_arg;
 
 /** What a kernel expects for one argument (from its metadata). shape has -1
- *  for dims fixed only at launch. name stays valid while the module lives. */
+ *  for dims fixed only at launch (of a tensor list: its length, then each
+ *  tensor's dims). name stays valid while the module lives. */
 typedef struct tilec_arg_info {
   const char *name;
   int32_t kind;
   int32_t dtype;
   int32_t rank;
-  int32_t reserved;
+  int32_t capacity; /* tensor lists: the most tensors; otherwise 0 */
   int64_t shape[TILEC_MAX_RANK];
 } tilec_arg_info;
 

@@ -64,6 +64,71 @@ TEST(Metadata, RoundTripsEveryField) {
   EXPECT_EQ(parsed.findKernel("nope"), nullptr);
 }
 
+TEST(Metadata, RoundTripsTensorLists) {
+  Bundle original = test::makeSampleBundle();
+  original.kernels.push_back(test::makeGroupedKernel());
+  EXPECT_EQ(bundle::validate(original), "");
+  std::string text = bundle::writeMetadataJson(original);
+  EXPECT_NE(text.find("\"kind\": \"tensor_list\""), std::string::npos) << text;
+  Bundle parsed;
+  std::string error;
+  ASSERT_TRUE(bundle::parseMetadataJson(text, parsed, error)) << error;
+  expectSameMetadata(original, parsed);
+  const bundle::Kernel *grouped = parsed.findKernel("grouped");
+  ASSERT_NE(grouped, nullptr);
+  EXPECT_TRUE(grouped->args[0].isTensorList());
+  EXPECT_EQ(grouped->args[0].capacity, 4u);
+  EXPECT_EQ(grouped->args[0].shape, (std::vector<int64_t>{-1, 256, -1}));
+  EXPECT_EQ(grouped->args[1].capacity, 0u);
+  EXPECT_EQ(grouped->params[0].tensorMap.box,
+            (std::vector<uint32_t>{128, 128}));
+}
+
+// A tensor list is read through its maps only; its tensors' dims may differ.
+TEST(Metadata, ValidateChecksTensorLists) {
+  struct Case {
+    std::function<void(bundle::Kernel &)> edit;
+    std::string message;
+  };
+  using Kind = bundle::Param::Kind;
+  std::vector<Case> cases = {
+      {[](bundle::Kernel &k) { k.args[0].capacity = 0; },
+       "argument 0 ('A') is a tensor list of capacity 0, expected 1..128"},
+      {[](bundle::Kernel &k) { k.args[0].capacity = 129; },
+       "argument 0 ('A') is a tensor list of capacity 129, expected 1..128"},
+      {[](bundle::Kernel &k) { k.args[1].capacity = 2; },
+       "argument 1 ('D') is a tensor but has a capacity (only tensor lists "
+       "have one)"},
+      {[](bundle::Kernel &k) { k.args[0].shape = {-1}; },
+       "argument 0 ('A') has rank 1, tensor lists need 2..8"},
+      {[](bundle::Kernel &k) {
+         k.params[0].tensorMap.box = {1, 128, 128};
+       },
+       "param 0 (tensor_map of 'A'): box has 3 dims but the tensor has rank "
+       "2"},
+      {[](bundle::Kernel &k) { k.params[1].dim = 2; },
+       "param 1 (dim of 'A'): dim 2 of a tensor list differs between its "
+       "tensors; only dim 0 (its length) can be a parameter"},
+      {[](bundle::Kernel &k) { k.params[1].kind = Kind::Pointer; },
+       "param 1 (pointer of 'A'): a pointer parameter cannot refer to a "
+       "tensor list"},
+      {[](bundle::Kernel &k) {
+         k.grid.kind = bundle::GridPolicy::Kind::Fixed;
+         k.grid.axes = {bundle::GridAxis::ceilDiv(0, 1, 128),
+                        bundle::GridAxis::constant(1),
+                        bundle::GridAxis::constant(1)};
+       },
+       "grid x: dim 1 of tensor list 'A' differs between its tensors; only "
+       "its length (dim 0) can size a grid"},
+  };
+  for (const Case &c : cases) {
+    Bundle edited = test::makeSampleBundle();
+    edited.kernels.push_back(test::makeGroupedKernel());
+    c.edit(edited.kernels.back());
+    EXPECT_EQ(bundle::validate(edited), "kernel 'grouped': " + c.message);
+  }
+}
+
 // Optional keys take their documented defaults.
 TEST(Metadata, AppliesDefaults) {
   const char *text = R"({
@@ -118,8 +183,14 @@ TEST(Metadata, SchemaErrorsNameThePath) {
   EXPECT_EQ(errorAfterEdit("\"dtype\": \"f32\"", "\"dtype\": \"f31\""),
             "metadata.kernels[0].args[0].dtype: unknown dtype \"f31\"");
   EXPECT_EQ(errorAfterEdit("\"kind\": \"tensor\"", "\"kind\": \"matrix\""),
-            "metadata.kernels[0].args[0].kind: expected \"tensor\" or "
-            "\"scalar\", got \"matrix\"");
+            "metadata.kernels[0].args[0].kind: expected \"tensor\", "
+            "\"scalar\" or \"tensor_list\", got \"matrix\"");
+  EXPECT_EQ(errorAfterEdit("\"kind\": \"tensor\"",
+                           "\"capacity\": 2, \"kind\": \"tensor\""),
+            "metadata.kernels[0].args[0]: only a tensor list has a "
+            "\"capacity\"");
+  EXPECT_EQ(errorAfterEdit("\"kind\": \"tensor\"", "\"kind\": \"tensor_list\""),
+            "metadata.kernels[0].args[0]: missing key \"capacity\"");
   EXPECT_EQ(errorAfterEdit("\"shape\": [-1, -1]", "\"shape\": [-1, 1.5]"),
             "metadata.kernels[0].args[0].shape: expected integers");
   EXPECT_EQ(errorAfterEdit("\"kind\": \"tensor_map\"", "\"kind\": \"map\""),

@@ -303,6 +303,45 @@ TEST_F(FakeDriver, EmptyGridLaunchesNothing) {
   EXPECT_TRUE(fake().launches.empty());
 }
 
+// A tensor list's maps travel as one by-value array: map i in slot i, zero
+// for an empty tensor and past the list's end.
+TEST_F(FakeDriver, TensorListMapsTravelAsOneArray) {
+  fake().functions.insert("grouped");
+  fake().paramSizes["grouped"] = {4 * 128, 4, 128};
+  bundle::Bundle contents = test::makeSampleBundle();
+  contents.kernels.push_back(test::makeGroupedKernel());
+  rt::Error error;
+  auto module = rt::Module::load(contents, error);
+  rt::Kernel *grouped = module ? module->kernel("grouped", error) : nullptr;
+  ASSERT_TRUE(grouped) << error.message;
+  Arg tensors[3] = {Arg::tensor(kX, DType::E4M3, {256, 512}),
+                    Arg::tensor(kX + 0x40000, DType::E4M3, {256, 0}),
+                    Arg::tensor(kX + 0x80000, DType::E4M3, {256, 384})};
+  Arg args[2] = {Arg::tensorList(tensors, 3),
+                 Arg::tensor(kY, DType::F32, {3, 256, 256})};
+  ASSERT_FALSE(grouped->launch(args, 2)) << error.message;
+  std::lock_guard<std::mutex> lock(fake().mutex);
+  ASSERT_EQ(fake().encodes.size(), 3u);
+  EXPECT_EQ(fake().encodes[0].dims, (std::vector<uint64_t>{512, 256}));
+  EXPECT_EQ(fake().encodes[1].address, kX + 0x80000);
+  EXPECT_EQ(fake().encodes[1].box, (std::vector<uint32_t>{128, 128}));
+  ASSERT_EQ(fake().launches.size(), 1u);
+  const fakecuda::LaunchCall &launch = fake().launches[0];
+  ASSERT_EQ(launch.params.size(), 3u);
+  EXPECT_TRUE(launch.aligned64[0]);
+  const std::vector<uint8_t> &maps = launch.params[0];
+  auto slot = [&](size_t i) {
+    return std::vector<uint8_t>(maps.begin() + 128 * i,
+                                maps.begin() + 128 * (i + 1));
+  };
+  EXPECT_EQ(word(slot(0)), kX);
+  EXPECT_EQ(slot(1), std::vector<uint8_t>(128, 0)); // the empty tensor
+  EXPECT_EQ(word(slot(2)), kX + 0x80000);
+  EXPECT_EQ(slot(3), std::vector<uint8_t>(128, 0));   // past the end
+  EXPECT_EQ(word(launch.params[1]) & 0xffffffff, 3u); // the list's length
+  EXPECT_EQ(word(launch.params[2]), kY);
+}
+
 TEST_F(FakeDriver, CApiRoundTrip) {
   std::vector<uint8_t> bytes;
   std::string message;
@@ -363,6 +402,70 @@ TEST_F(FakeDriver, CApiRoundTrip) {
   EXPECT_EQ(fake().launches.size(), 1u);
   EXPECT_EQ(tilec_module_unload(module), TILEC_SUCCESS);
   EXPECT_EQ(fake().moduleUnloads, 1);
+}
+
+// The C API passes a tensor list as an array of tensor arguments.
+TEST_F(FakeDriver, CApiTensorLists) {
+  fake().functions.insert("grouped");
+  fake().paramSizes["grouped"] = {4 * 128, 4, 128};
+  bundle::Bundle contents = test::makeSampleBundle();
+  contents.kernels.push_back(test::makeGroupedKernel());
+  std::vector<uint8_t> bytes;
+  std::string message;
+  ASSERT_TRUE(bundle::serializeBundle(contents, bytes, message)) << message;
+  tilec_module *module = nullptr;
+  ASSERT_EQ(tilec_module_load_data(bytes.data(), bytes.size(), &module),
+            TILEC_SUCCESS)
+      << tilec_last_error();
+  tilec_kernel *kernel = nullptr;
+  ASSERT_EQ(tilec_module_get_kernel(module, "grouped", &kernel), TILEC_SUCCESS);
+  tilec_arg_info info;
+  ASSERT_EQ(tilec_kernel_arg_info(kernel, 0, &info), TILEC_SUCCESS);
+  EXPECT_EQ(info.kind, TILEC_ARG_TENSOR_LIST);
+  EXPECT_EQ(info.capacity, 4);
+  EXPECT_EQ(info.rank, 3);
+  ASSERT_EQ(tilec_kernel_arg_info(kernel, 1, &info), TILEC_SUCCESS);
+  EXPECT_EQ(info.capacity, 0);
+
+  tilec_arg tensors[2] = {};
+  for (int e = 0; e < 2; ++e) {
+    tensors[e].kind = TILEC_ARG_TENSOR;
+    tensors[e].dtype = TILEC_DTYPE_E4M3;
+    tensors[e].rank = 2;
+    tensors[e].data = kX + 0x100000 * e;
+    tensors[e].shape[0] = 256;
+    tensors[e].shape[1] = 128 * (e + 1);
+    tensors[e].strides[0] = 128 * (e + 1);
+    tensors[e].strides[1] = 1;
+  }
+  tilec_arg args[2] = {};
+  args[0].kind = TILEC_ARG_TENSOR_LIST;
+  args[0].rank = 2;
+  args[0].data = uint64_t(uintptr_t(tensors));
+  args[1].kind = TILEC_ARG_TENSOR;
+  args[1].dtype = TILEC_DTYPE_F32;
+  args[1].rank = 3;
+  args[1].data = kY;
+  args[1].shape[0] = 2;
+  args[1].shape[1] = args[1].shape[2] = 256;
+  args[1].strides[0] = 256 * 256;
+  args[1].strides[1] = 256;
+  args[1].strides[2] = 1;
+  ASSERT_EQ(tilec_launch(kernel, args, 2, nullptr), TILEC_SUCCESS)
+      << tilec_last_error();
+  ASSERT_EQ(fake().launches.size(), 1u);
+  EXPECT_EQ(word(fake().launches[0].params[0]), kX);
+  EXPECT_EQ(fake().encodes[1].dims, (std::vector<uint64_t>{256, 256}));
+  tensors[1].dtype = TILEC_DTYPE_F16;
+  EXPECT_EQ(tilec_check(kernel, args, 2), TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_last_error(), "argument 'A' (index 0), tensor 1: "
+                                   "expected dtype e4m3, got f16");
+  // A length past any capacity is reported without reading the array.
+  args[0].rank = 1 << 30;
+  EXPECT_EQ(tilec_check(kernel, args, 2), TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tilec_last_error(), "argument 'A' (index 0): holds 1073741824 "
+                                   "tensors, the kernel takes at most 4");
+  EXPECT_EQ(tilec_module_unload(module), TILEC_SUCCESS);
 }
 
 TEST_F(FakeDriver, DeviceHelpers) {

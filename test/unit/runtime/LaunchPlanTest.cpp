@@ -83,6 +83,42 @@ TEST(LaunchPlan, CopyBuildsTensorMapsInnermostFirst) {
   EXPECT_EQ(out.grid, (std::array<uint32_t, 3>{16, 5, 1}));
 }
 
+// A tensor list's parameter takes a map slot per tensor it can hold: a map
+// for each non-empty tensor, zero for an empty one and past the list's end.
+TEST(LaunchPlan, TensorListTakesASlotPerTensor) {
+  bundle::Kernel kernel = test::makeGroupedKernel();
+  Arg tensors[3] = {Arg::tensor(kBase, DType::E4M3, {256, 512}),
+                    Arg::tensor(kBase + 0x100000, DType::E4M3, {256, 0}),
+                    Arg::tensor(kBase + 0x200000, DType::E4M3, {256, 384})};
+  std::vector<Arg> args = {
+      Arg::tensorList(tensors, 3),
+      Arg::tensor(kBase + 0x1000000, DType::F32, {3, 256, 256})};
+  LaunchPlan out;
+  ASSERT_FALSE(plan(kernel, args, out));
+  EXPECT_EQ(out.mapSlots, 5u); // 4 for A's maps, 1 for D's
+  ASSERT_EQ(out.tensorMaps.size(), 3u);
+  EXPECT_EQ(out.tensorMaps[0].slot, 0u);
+  EXPECT_EQ(out.tensorMaps[0].globalDim[0], 512u);
+  EXPECT_EQ(out.tensorMaps[0].globalStrides[0], 512u);
+  EXPECT_EQ(out.tensorMaps[0].box[0], 128u);
+  EXPECT_EQ(out.tensorMaps[1].slot, 2u); // the empty tensor 1 has none
+  EXPECT_EQ(out.tensorMaps[1].address, kBase + 0x200000);
+  EXPECT_EQ(out.tensorMaps[1].globalDim[0], 384u);
+  EXPECT_EQ(out.tensorMaps[2].slot, 4u);
+  EXPECT_EQ(out.tensorMaps[2].rank, 3u);
+  EXPECT_EQ(out.params[0].tensorMap, 0u);
+  EXPECT_EQ(out.params[2].tensorMap, 4u);
+  int32_t length = 0;
+  std::memcpy(&length, out.params[1].bytes, 4);
+  EXPECT_EQ(length, 3); // dim 0 of a list: its length
+
+  // An empty list: no maps, every slot zero.
+  args[0] = Arg::tensorList(nullptr, 0);
+  ASSERT_FALSE(plan(kernel, args, out));
+  EXPECT_EQ(out.mapSlots, 5u);
+  EXPECT_EQ(out.tensorMaps.size(), 1u);
+}
+
 // Fixed grids are rounded up to whole clusters.
 TEST(LaunchPlan, FixedGridRoundsUpToClusters) {
   bundle::Kernel kernel = test::makeCopyKernel();
@@ -207,6 +243,59 @@ TEST(ArgumentErrors, CountKindDtypeRank) {
   args[0] = Arg::tensor(kBase, DType::F32, {2, 64, 64});
   EXPECT_EQ(checkError(copy, args),
             "argument 'X' (index 0): expected rank 2, got 3");
+}
+
+TEST(ArgumentErrors, TensorLists) {
+  bundle::Kernel kernel = test::makeGroupedKernel();
+  Arg tensors[5];
+  for (Arg &tensor : tensors)
+    tensor = Arg::tensor(kBase, DType::E4M3, {256, 512});
+  Arg d = Arg::tensor(kBase + 0x1000000, DType::F32, {3, 256, 256});
+  auto error = [&](Arg list, Arg output) {
+    return checkError(kernel, {list, output});
+  };
+  EXPECT_EQ(error(tensors[0], d), "argument 'A' (index 0): expected a list of "
+                                  "up to 4 tensors, got a tensor");
+  EXPECT_EQ(error(Arg::integer(DType::I32, 3), d),
+            "argument 'A' (index 0): expected a list of up to 4 tensors, got "
+            "a scalar");
+  EXPECT_EQ(error(Arg::tensorList(tensors, 5), d),
+            "argument 'A' (index 0): holds 5 tensors, the kernel takes at "
+            "most 4");
+  EXPECT_EQ(error(Arg::tensorList(nullptr, 2), d),
+            "argument 'A' (index 0): the array of its tensors is null");
+  EXPECT_EQ(error(Arg::tensorList(tensors, 2), Arg::tensorList(tensors, 2)),
+            "argument 'D' (index 1): expected a tensor, got a tensor list");
+  tensors[1].dtype = DType::F32;
+  EXPECT_EQ(error(Arg::tensorList(tensors, 2), d),
+            "argument 'A' (index 0), tensor 1: expected dtype e4m3, got f32");
+  tensors[1] = Arg::tensor(kBase, DType::E4M3, {128, 512});
+  EXPECT_EQ(error(Arg::tensorList(tensors, 2), d),
+            "argument 'A' (index 0), tensor 1: dim 0 is 128 but the kernel "
+            "was compiled for 256");
+  tensors[1] = Arg::tensor(kBase, DType::E4M3, {256, 512, 1});
+  EXPECT_EQ(error(Arg::tensorList(tensors, 2), d),
+            "argument 'A' (index 0), tensor 1: expected rank 2, got 3");
+  tensors[1] = Arg::tensor(kBase, DType::E4M3, {256, 520});
+  EXPECT_EQ(error(Arg::tensorList(tensors, 2), d),
+            "argument 'A' (index 0), tensor 1: stride of dim 0 is 520 "
+            "elements (520 bytes), TMA needs a multiple of 16 bytes");
+  tensors[1] = Arg::floating(DType::E4M3, 1);
+  EXPECT_EQ(error(Arg::tensorList(tensors, 2), d),
+            "argument 'A' (index 0), tensor 1: expected a tensor, got a "
+            "scalar");
+  tensors[1] = Arg::tensor(kBase, DType::E4M3, {256, 512});
+  EXPECT_EQ(checkError(test::makeCopyKernel(),
+                       {Arg::tensorList(tensors, 1),
+                        Arg::tensor(kBase, DType::F32, {64, 64})}),
+            "argument 'X' (index 0): expected a tensor, got a tensor list");
+  EXPECT_EQ(
+      checkError(test::makeGemmKernel(),
+                 {Arg::tensor(kBase, DType::BF16, {512, 4096}),
+                  Arg::tensor(kBase, DType::BF16, {8192, 4096}),
+                  Arg::tensor(kBase, DType::F32, {512, 8192}),
+                  Arg::tensorList(tensors, 1), Arg::integer(DType::I16, 1)}),
+      "argument 'alpha' (index 3): expected a scalar, got a tensor list");
 }
 
 // Values from the C API can be anything.

@@ -1,8 +1,9 @@
 //===- SampleBundle.h - Metadata shared by the runtime's unit tests -------===//
 //
-// Two kernels in the shapes the compiler produces: a TMA copy with a fixed
-// grid, and a GEMM-like kernel that uses every parameter kind and a
-// persistent grid.
+// Kernels in the shapes the compiler produces: a TMA copy with a fixed
+// grid, a GEMM-like kernel that uses every parameter kind and a persistent
+// grid (the sample bundle holds these two), and a grouped kernel that reads
+// a tensor list.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +94,25 @@ inline bundle::Kernel makeGemmKernel() {
   kernel.block = {384, 1, 1};
   kernel.cluster = {2, 1, 1};
   kernel.dynamicSharedBytes = 200704;
+  kernel.grid.kind = bundle::GridPolicy::Kind::Persistent;
+  return kernel;
+}
+
+/// grouped(A, D): a tensor list A of up to 4 e4m3 [256, K_g] matrices (K_g
+/// free to differ) and f32 D [G, 256, 256]; A's maps, A's length, D's map.
+inline bundle::Kernel makeGroupedKernel() {
+  using bundle::DType;
+  bundle::Kernel kernel;
+  kernel.name = "grouped";
+  bundle::Argument list = tensorArg("A", DType::E4M3, {-1, 256, -1});
+  list.kind = bundle::Argument::Kind::TensorList;
+  list.capacity = 4;
+  kernel.args = {list, tensorArg("D", DType::F32, {-1, 256, 256})};
+  kernel.params = {tensorMapParam(0, {128, 128}, bundle::Swizzle::B128),
+                   simpleParam(bundle::Param::Kind::Dim, 0, 0),
+                   tensorMapParam(1, {1, 64, 32}, bundle::Swizzle::B128)};
+  kernel.block = {384, 1, 1};
+  kernel.dynamicSharedBytes = 147456;
   kernel.grid.kind = bundle::GridPolicy::Kind::Persistent;
   return kernel;
 }

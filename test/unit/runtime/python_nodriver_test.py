@@ -57,25 +57,41 @@ class Conversion(unittest.TestCase):
     def test_tensor_ref(self):
         info = tr.ArgInfo("A", "tensor", "bf16", (-1, 64))
         arg = tr._to_c_arg(tr.TensorRef(0x1000, "bf16", (8, 64), (64, 1)),
-                           info, 0)
+                           info, 0, [])
         self.assertEqual((arg.kind, arg.dtype, arg.rank, arg.data),
                          (tr.ARG_TENSOR, 1, 2, 0x1000))
         self.assertEqual((list(arg.shape[:2]), list(arg.strides[:2])),
                          ([8, 64], [64, 1]))
 
     def test_scalars_take_the_kernel_dtype(self):
-        alpha = tr._to_c_arg(2, tr.ArgInfo("alpha", "scalar", "f32", ()), 0)
+        alpha = tr._to_c_arg(2, tr.ArgInfo("alpha", "scalar", "f32", ()), 0,
+                             [])
         self.assertEqual((alpha.kind, alpha.dtype, alpha.float_value),
                          (tr.ARG_SCALAR, 2, 2.0))
-        big = tr._to_c_arg(2**64 - 1, tr.ArgInfo("n", "scalar", "u64", ()), 1)
+        big = tr._to_c_arg(2**64 - 1, tr.ArgInfo("n", "scalar", "u64", ()), 1,
+                           [])
         self.assertEqual(big.int_value, -1)
         with self.assertRaises(TypeError):
-            tr._to_c_arg("x", tr.ArgInfo("n", "scalar", "i32", ()), 1)
+            tr._to_c_arg("x", tr.ArgInfo("n", "scalar", "i32", ()), 1, [])
 
     def test_unknown_dtype_name(self):
         with self.assertRaises(TypeError):
             tr._to_c_arg(tr.TensorRef(0, "f8", (1,), (1,)),
-                         tr.ArgInfo("A", "tensor", "f32", (-1,)), 0)
+                         tr.ArgInfo("A", "tensor", "f32", (-1,)), 0, [])
+
+    def test_tensor_list_points_at_its_tensors(self):
+        info = tr.ArgInfo("A", "tensor_list", "e4m3", (-1, 256, -1), 4)
+        keep = []
+        arg = tr._to_c_arg([tr.TensorRef(0x1000, "e4m3", (256, 128), (128, 1)),
+                            tr.TensorRef(0x9000, "e4m3", (256, 256), (256, 1))],
+                           info, 0, keep)
+        self.assertEqual((arg.kind, arg.rank), (tr.ARG_TENSOR_LIST, 2))
+        self.assertEqual(len(keep), 1)  # the tensors' array lives in keep
+        self.assertEqual(arg.data, tr.ctypes.addressof(keep[0]))
+        self.assertEqual((keep[0][1].data, keep[0][1].shape[1]), (0x9000, 256))
+        with self.assertRaisesRegex(TypeError, "expected a list of tensors"):
+            tr._to_c_arg(tr.TensorRef(0x1000, "e4m3", (256, 128), (128, 1)),
+                         info, 0, [])
 
 
 if __name__ == "__main__":

@@ -34,6 +34,9 @@ constexpr unsigned kMaxRank = 8;
 constexpr unsigned kMaxTensorMapRank = 5;
 /// Marks a tensor dimension whose size is only known at launch.
 constexpr int64_t kDynamic = -1;
+/// Most tensors a tensor-list argument may hold: its tensor maps travel by
+/// value in the parameter space (128 bytes each, 32764 bytes in all).
+constexpr uint32_t kMaxListCapacity = 128;
 
 /// Element types: the vocabulary's, whose numeric values are also the C
 /// API's tilec_dtype.
@@ -49,17 +52,27 @@ inline std::optional<DType> parseDType(std::string_view text) {
   return vocab::parseElementType(text);
 }
 
-/// One argument the user passes at launch: a tensor or a scalar.
+/// One argument the user passes at launch: a tensor, a scalar, or a tensor
+/// list (up to `capacity` tensors of one dtype and rank, each read through
+/// its own tensor map: the groups of a grouped GEMM whose operands are
+/// matrices of their own).
 struct Argument {
-  enum class Kind : uint8_t { Tensor, Scalar };
+  enum class Kind : uint8_t { Tensor, Scalar, TensorList };
   Kind kind = Kind::Tensor;
   std::string name;
   DType dtype = DType::F32;
-  /// Tensors only: sizes, outermost first; kDynamic where the spec left the
-  /// size to run time. The rank is shape.size().
+  /// Tensors: sizes, outermost first; kDynamic where the spec left the size
+  /// to run time. The rank is shape.size(). Tensor lists: shape[0] is the
+  /// list's length, shape[1..] each tensor's sizes (static ones checked on
+  /// every tensor, kDynamic ones free to differ between them).
   std::vector<int64_t> shape;
+  /// Tensor lists only: the most tensors the kernel takes.
+  uint32_t capacity = 0;
 
   bool isTensor() const { return kind == Kind::Tensor; }
+  bool isTensorList() const { return kind == Kind::TensorList; }
+  /// Tensors and tensor lists: both live in device memory.
+  bool isTensorLike() const { return kind != Kind::Scalar; }
 };
 
 /// Shared-memory swizzle of a tensor map (the metadata writes its span in
@@ -85,7 +98,10 @@ struct TensorMapSpec {
 /// One kernel parameter, in PTX order.
 struct Param {
   enum class Kind : uint8_t {
-    /// CUtensorMap by value: `.param .align 64 .b8 name[128]`.
+    /// CUtensorMap by value: `.param .align 64 .b8 name[128]`. Of a tensor
+    /// list: one per tensor, `.param .align 64 .b8 name[capacity * 128]`,
+    /// map i built from tensor i, zero past the list's end and for an
+    /// empty tensor (which the kernel never reads).
     TensorMap,
     /// The tensor's device address: `.param .u64`.
     Pointer,
@@ -100,14 +116,16 @@ struct Param {
   Kind kind = Kind::Pointer;
   /// Index into Kernel::args.
   uint32_t arg = 0;
-  /// Dim and Stride only: dimension index, outermost first.
+  /// Dim and Stride only: dimension index, outermost first (of a tensor
+  /// list: dim 0, its length, only).
   uint32_t dim = 0;
   /// Pointer only: the widest access in bytes the kernel makes through it
   /// (a power of two up to 16; 0 means one element). The address, the
   /// strides of the stride parameters and the innermost dimension's bytes
   /// must be multiples of it, and the innermost dimension is contiguous.
   uint32_t align = 0;
-  /// TensorMap only.
+  /// TensorMap only; of a tensor list, the box of each tensor (one entry per
+  /// dimension of a tensor, without the list's).
   TensorMapSpec tensorMap;
 };
 
