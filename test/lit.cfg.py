@@ -22,7 +22,8 @@ config.substitutions.append(("%ptxas", config.ptxas_executable))
 
 tool_dirs = [config.tilec_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tile-opt", "tilec", "tile-dsl",
-                                    "tilec-precompile", "FileCheck", "not",
+                                    "tilec-precompile", "tilec-bundle",
+                                    "FileCheck", "not",
                                     "count", "llvm-nm", "llvm-readelf"],
                                    tool_dirs)
 # The compiler library (lib/CAPI) as the build leaves it.

@@ -179,10 +179,21 @@ verifyElementType(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 
 LogicalResult GlobalType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> shape, Type elementType) {
+                                 ArrayRef<int64_t> shape, Type elementType,
+                                 int64_t listCapacity) {
   if (shape.empty() || shape.size() > 5)
     return emitError() << "global tensor rank must be 1 to 5, got "
                        << shape.size();
+  // The maps of a list travel by value: 128 bytes each in a parameter space
+  // of 32764 bytes (tilec::bundle::kMaxListCapacity).
+  if (listCapacity < 0 || listCapacity > 128)
+    return emitError() << "a tensor list holds 1 to 128 tensors, got a "
+                          "capacity of "
+                       << listCapacity;
+  if (listCapacity > 0 && shape.size() < 3)
+    return emitError() << "a tensor list's tensors have rank 2 to 4 (the "
+                          "list's rank is one more), got a rank-"
+                       << shape.size() << " list";
   for (int64_t dim : shape)
     if (!ShapedType::isDynamic(dim) && dim <= 0)
       return emitError() << "global tensor dimensions must be positive, got "

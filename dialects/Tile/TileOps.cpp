@@ -150,6 +150,11 @@ LogicalResult KernelOp::verify() {
         return emitOpError("grid axis refers to dim ")
                << axis.getDim() << " of argument " << axis.getArg()
                << ", which is not a global tensor with that dimension";
+      if (global.isList() && axis.getDim() != 0)
+        return emitOpError("grid axis refers to dim ")
+               << axis.getDim() << " of tensor list argument " << axis.getArg()
+               << ", whose tensors' dims differ; only its length (dim 0) can "
+                  "size a grid";
     }
   }
   return success();
@@ -221,9 +226,10 @@ KernelAbiAttr KernelOp::getAbi() {
   for (auto [i, align] : llvm::enumerate(pointerAlign))
     if (align)
       params.push_back(PointerParamAttr::get(ctx, i, align));
+  // A tensor list passes its length only (its tensors' dims may differ).
   for (auto [i, type] : llvm::enumerate(argTypes))
     if (auto global = dyn_cast<GlobalType>(type))
-      for (unsigned d = 0; d < global.getRank(); ++d)
+      for (unsigned d = 0; d < (global.isList() ? 1 : global.getRank()); ++d)
         if (global.isDynamicDim(d))
           params.push_back(DimParamAttr::get(ctx, i, d));
   // The innermost dimension is contiguous; the others have a stride.
@@ -285,6 +291,23 @@ LogicalResult KernelOp::verifyRegions() {
       }
     }
   }
+  // A tensor list's tensors are reached through their tensor maps only:
+  // the kernel has no pointer to them and no sizes but the list's length.
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes())) {
+    auto global = dyn_cast<GlobalType>(type);
+    if (!global || !global.isList())
+      continue;
+    for (Operation *user : getBody().getArgument(i).getUsers()) {
+      auto copy = dyn_cast<CopyAsyncOp>(user);
+      if (isa<DimOp>(user) ||
+          (copy && copy.getGlobal() == getBody().getArgument(i)))
+        continue;
+      return user->emitOpError("reads tensor list '")
+             << getArgName(i)
+             << "', which only copy_async (through its tensor maps) and "
+                "tile.dim (its length) can use";
+    }
+  }
   return success();
 }
 
@@ -341,6 +364,11 @@ LogicalResult DimOp::verify() {
     return emitOpError("dimension ")
            << getIndex() << " is out of range for a rank-" << type.getRank()
            << " tensor";
+  if (type.isList() && index != 0)
+    return emitOpError("dimension ")
+           << index
+           << " of a tensor list differs between its tensors; only dimension "
+              "0 (its length) can be read";
   return success();
 }
 

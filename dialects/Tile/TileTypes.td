@@ -18,15 +18,28 @@ def Tile_GlobalType : Tile_Type<"Global", "global"> {
   let description = [{
     A row-major tensor in global memory; dimensions are static or `?`
     (known at launch). Example: `!tile.global<?x4096xbf16>`.
+
+    With `list = N`, a tensor list: up to N tensors of rank `rank - 1`, each
+    a matrix of its own with its own sizes and strides (the groups of a
+    grouped GEMM), read and written through one tensor map each. Dim 0 is
+    the list's length and indexes the tensor in a copy_async; the other dims
+    are each tensor's, which may differ between them, so only dim 0 can be
+    read in the kernel. Example: `!tile.global<?x?x?xf8E4M3FN, list = 32>`.
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
-                        "::mlir::Type":$elementType);
-  let assemblyFormat = "`<` custom<ShapeAndType>($shape, $elementType) `>`";
+                        "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"int64_t", "0">:$listCapacity);
+  let assemblyFormat = [{
+    `<` custom<ShapeAndType>($shape, $elementType)
+        (`,` `list` `=` $listCapacity^)? `>`
+  }];
   let extraClassDeclaration = [{
     unsigned getRank() const { return getShape().size(); }
     bool isDynamicDim(unsigned i) const {
       return ::mlir::ShapedType::isDynamic(getShape()[i]);
     }
+    /// A tensor list (listCapacity > 0).
+    bool isList() const { return getListCapacity() > 0; }
   }];
   let genVerifyDecl = 1;
 }

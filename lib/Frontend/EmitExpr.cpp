@@ -96,6 +96,14 @@ Val Emitter::eval(const Expr &expr) {
 
 Val Emitter::evalName(const NameExpr &expr) {
   if (Symbol *symbol = lookup(expr.name)) {
+    if (symbol->kind == Symbol::Kind::Dim && symbol->perListTensor) {
+      error(expr.getRange(),
+            "'" + expr.name + "' is a dimension of each tensor in list " +
+                symbol->argName.str() +
+                ", which may differ between them: the kernel cannot read "
+                "it (only the list's length)");
+      return Val::error();
+    }
     if (!inKernelBody() && (symbol->kind == Symbol::Kind::Dim ||
                             symbol->kind == Symbol::Kind::Arg)) {
       error(expr.getRange(),

@@ -196,11 +196,44 @@ void Emitter::emitKernel(const KernelDecl &decl) {
     Type type;
     if (arg.isGlobal) {
       const Expr *typeExpr = arg.type.get();
-      auto *index = llvm::dyn_cast<IndexExpr>(typeExpr);
-      if (!index) {
+      // `list(CAPACITY, f16[G, M, K])`: up to CAPACITY tensors [M, K], G of
+      // them at launch, each with its own tensor map.
+      int64_t listCapacity = 0;
+      bool listOk = true;
+      if (auto *call = llvm::dyn_cast<CallExpr>(typeExpr)) {
+        auto *callee = llvm::dyn_cast<NameExpr>(call->callee.get());
+        if (!callee || callee->name != "list" || call->args.size() != 2 ||
+            !call->keywords.empty()) {
+          error(typeExpr->getRange(),
+                "a global argument is a tensor ('global f16[M, K]') or a "
+                "tensor list ('global list(CAPACITY, f16[G, M, K])')");
+          typeExpr = nullptr;
+        } else {
+          std::optional<int64_t> capacity =
+              evalConstInt(*call->args[0], "the capacity of a tensor list");
+          if (capacity && (*capacity < 1 || *capacity > 128)) {
+            error(call->args[0]->getRange(),
+                  "a tensor list holds 1 to 128 tensors (their tensor maps "
+                  "travel in the kernel's parameters), got " +
+                      llvm::Twine(*capacity));
+            noteParamsIn(*call->args[0]);
+            capacity.reset();
+          }
+          listOk = capacity.has_value();
+          listCapacity = capacity.value_or(1);
+          typeExpr = call->args[1].get();
+        }
+      }
+      auto *index = llvm::dyn_cast_or_null<IndexExpr>(typeExpr);
+      if (!typeExpr) {
+        // reported above
+      } else if (!index) {
         if (!llvm::isa<ErrorExpr>(typeExpr))
           error(typeExpr->getRange(),
-                "a global tensor has a shape: write 'global f16[M, K]'");
+                listCapacity
+                    ? "a tensor list's tensors have a shape, the list's length "
+                      "first: write 'list(CAPACITY, f16[G, M, K])'"
+                    : "a global tensor has a shape: write 'global f16[M, K]'");
       } else {
         Type elementType = evalDType(*index->base, "the element type");
         llvm::SmallVector<int64_t> shape;
@@ -218,6 +251,9 @@ void Emitter::emitKernel(const KernelDecl &decl) {
             symbol->argIndex = argIndex;
             symbol->dimIndex = dimIndex;
             symbol->argName = arg.name;
+            // A list's tensors each have their own sizes: the name is
+            // bound but has no value in the kernel.
+            symbol->perListTensor = listCapacity && dimIndex > 0;
             dimSymbols.push_back(symbol);
             // A name one typo away from a param is most likely that param
             // (`BLK_KK`); short names like M, N, K are meant as dimensions.
@@ -248,15 +284,22 @@ void Emitter::emitKernel(const KernelDecl &decl) {
           }
           shape.push_back(*size);
         }
-        if (ok && (shape.empty() || shape.size() > 5)) {
+        if (ok && !listCapacity && (shape.empty() || shape.size() > 5)) {
           error(index->getRange(), "a global tensor has rank 1 to 5, got " +
                                        llvm::Twine(shape.size()));
           ok = false;
         }
-        if (ok)
+        if (ok && listCapacity && (shape.size() < 3 || shape.size() > 5)) {
+          error(index->getRange(),
+                "a tensor list's shape is its length, then its tensors' "
+                "dims (rank 2 to 4): 2 to 4 dims after the length, got " +
+                    llvm::Twine(shape.size() - 1));
+          ok = false;
+        }
+        if (ok && listOk)
           type = tile::GlobalType::getChecked(
               [&] { return emitError(loc(typeExpr->getRange())); }, &context,
-              ArrayRef<int64_t>(shape), elementType);
+              ArrayRef<int64_t>(shape), elementType, listCapacity);
       }
     } else {
       auto *name = llvm::dyn_cast<NameExpr>(arg.type.get());
@@ -315,7 +358,7 @@ void Emitter::emitKernel(const KernelDecl &decl) {
       symbol->val = Val::of(arg);
   for (Symbol *dim : dimSymbols) {
     Value tensor = kernel->body->getArgument(dim->argIndex);
-    if (!isa<tile::GlobalType>(tensor.getType()))
+    if (!isa<tile::GlobalType>(tensor.getType()) || dim->perListTensor)
       continue;
     dim->val = Val::of(
         tile::DimOp::create(builder, namedLoc(dim->name, dim->defRange),
@@ -451,7 +494,10 @@ Attribute Emitter::emitGridAxis(const Expr &axis) {
   // A runtime dimension N alone: one CTA per element, ceildiv(N, 1).
   if (auto *name = llvm::dyn_cast<NameExpr>(&axis))
     if (Symbol *dim = lookup(name->name); dim && dim->kind == Symbol::Kind::Dim)
-      return tile::GridAxisAttr::get(&context, dim->argIndex, dim->dimIndex, 1);
+      return dim->perListTensor
+                 ? (evalName(*name), Attribute()) // reports why not
+                 : tile::GridAxisAttr::get(&context, dim->argIndex,
+                                           dim->dimIndex, 1);
   // ceildiv(N, BLK_N) over a runtime dimension N.
   if (auto *call = llvm::dyn_cast<CallExpr>(&axis)) {
     auto *callee = llvm::dyn_cast<NameExpr>(call->callee.get());
@@ -459,6 +505,10 @@ Attribute Emitter::emitGridAxis(const Expr &axis) {
         call->keywords.empty()) {
       auto *dimName = llvm::dyn_cast<NameExpr>(call->args[0].get());
       Symbol *dim = dimName ? lookup(dimName->name) : nullptr;
+      if (dim && dim->kind == Symbol::Kind::Dim && dim->perListTensor) {
+        evalName(*dimName); // reports why not
+        return {};
+      }
       if (dim && dim->kind == Symbol::Kind::Dim) {
         std::optional<int64_t> tile =
             evalConstInt(*call->args[1], "the tile size of a grid axis");

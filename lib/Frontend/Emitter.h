@@ -176,6 +176,9 @@ struct Symbol {
   unsigned argIndex = 0;
   unsigned dimIndex = 0;
   llvm::StringRef argName;
+  /// Dim: a dim of each tensor of a tensor list, which may differ between
+  /// them, so the kernel cannot read it.
+  bool perListTensor = false;
 };
 
 /// One `[...]` item of a buffer view.

@@ -19,7 +19,9 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
     arg.name = cast<StringAttr>(abi.getArgNames()[i]).str();
     Type type = cast<TypeAttr>(attr).getValue();
     if (auto global = dyn_cast<tile::GlobalType>(type)) {
-      arg.kind = bundle::Argument::Kind::Tensor;
+      arg.kind = global.isList() ? bundle::Argument::Kind::TensorList
+                                 : bundle::Argument::Kind::Tensor;
+      arg.capacity = static_cast<uint32_t>(global.getListCapacity());
       type = global.getElementType();
       for (int64_t d : global.getShape())
         arg.shape.push_back(ShapedType::isDynamic(d) ? bundle::kDynamic : d);
@@ -38,7 +40,10 @@ static LogicalResult readKernel(LLVM::LLVMFuncOp func, tile::KernelAbiAttr abi,
     if (auto map = dyn_cast<tile::TensorMapParamAttr>(attr)) {
       p.kind = bundle::Param::Kind::TensorMap;
       p.arg = map.getArg();
-      for (int64_t d : map.getBox())
+      // A tensor list's maps have its tensors' rank: the list's dim, of box
+      // 1, only picks the map.
+      bool list = k.args[p.arg].isTensorList();
+      for (int64_t d : map.getBox().drop_front(list ? 1 : 0))
         p.tensorMap.box.push_back(d);
       p.tensorMap.elementStrides.assign(p.tensorMap.box.size(), 1);
       p.tensorMap.swizzle = tile::toVocabSwizzle(map.getSwizzle());

@@ -52,6 +52,31 @@ tile.kernel @copy(%X: !tile.global<?x64xbf16>, %Y: !tile.global<?x64xbf16>)
 
 // -----
 
+// A tensor list's maps: one by-value array of capacity x 128 bytes, not
+// prefetched; the copy's first index picks map g at byte 128 g, the others
+// are the tensor's own coordinates. Only its length is a dim parameter.
+// CHECK-LABEL: llvm.func @tensor_list(
+// CHECK-SAME: %[[MAPS:[a-z0-9]+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<512 x i8>, nvvm.grid_constant}
+// CHECK-SAME: %[[LENGTH:[a-z0-9]+]]: i32)
+// CHECK-SAME: #tile.tensormap<arg = 0, box = [1, 128, 64], swizzle = swizzle_128b>, #tile.dim_param<arg = 0, dim = 0>]
+// CHECK-NOT: nvvm.prefetch
+// CHECK: %[[OFFSET:.*]] = arith.muli %[[LENGTH]], %{{.*}} : i32
+// CHECK: %[[MAP:.*]] = llvm.getelementptr %[[MAPS]][%[[OFFSET]]] : (!llvm.ptr, i32) -> !llvm.ptr, i8
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP]], %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr<7>, !llvm.ptr
+tile.kernel @tensor_list(%A: !tile.global<?x?x?xbf16, list = 4>)
+    attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>, arg_names = ["A"]} {
+  %buf = tile.smem_alloc : !tile.smem<128x64xbf16, swizzle_128b>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  %g = tile.dim %A[0] : !tile.global<?x?x?xbf16, list = 4>
+  tile.single_thread cta {
+    tile.copy_async %buf[], %A[%g, %c0, %c0] barrier %full[%c0] : !tile.smem<128x64xbf16, swizzle_128b>, !tile.global<?x?x?xbf16, list = 4>, !tile.barrier<tma, 1>
+    tile.barrier.arrive %full[%c0] expect_tx 16384 : !tile.barrier<tma, 1>
+  }
+}
+
+// -----
+
 // wgmma: a fence, then per 64-row block and K step one m64nNk16 with
 // descriptors (constant fields | (address & 0x3FFFF) >> 4); the wait fences
 // every accumulator register with one empty asm; warpgroup syncs use named

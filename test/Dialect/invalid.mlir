@@ -121,6 +121,28 @@ tile.kernel @dim_range(%A: !tile.global<?x?xbf16>) attributes {target = #tile.ta
 
 // -----
 
+tile.kernel @list_dim(%A: !tile.global<?x?x?xbf16, list = 4>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  // expected-error @below {{'tile.dim' op dimension 2 of a tensor list differs between its tensors; only dimension 0 (its length) can be read}}
+  %d = tile.dim %A[2] : !tile.global<?x?x?xbf16, list = 4>
+}
+
+// -----
+
+tile.kernel @list_load(%A: !tile.global<?x?x?xi32, list = 4>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{'tile.load' op reads tensor list 'arg0', which only copy_async (through its tensor maps) and tile.dim (its length) can use}}
+  %v = tile.load %A[%c0, %c0, %c0] : !tile.global<?x?x?xi32, list = 4> -> i32
+}
+
+// -----
+
+// expected-error @below {{'tile.kernel' op grid axis refers to dim 1 of tensor list argument 0, whose tensors' dims differ; only its length (dim 0) can size a grid}}
+tile.kernel @list_axis(%A: !tile.global<?x?x?xbf16, list = 4>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<fixed>, grid_axes = [#tile.grid_axis<ceildiv(arg 0, dim 1, 128)>, #tile.grid_axis<1>, #tile.grid_axis<1>]} {
+  %c = arith.constant 0 : i32
+}
+
+// -----
+
 tile.kernel @tmem_on_hopper() attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
   // expected-error @below {{'tile.tmem_alloc' op tensor memory needs sm_100a, the kernel targets sm_90a}}
   %t = tile.tmem_alloc : !tile.tmem<128x256xf32>
@@ -1248,6 +1270,16 @@ tile.kernel @sched_results() attributes {target = #tile.target<sm_90a>, warpgrou
 
 // expected-error @below {{global tensor rank must be 1 to 5, got 6}}
 "test.global"() : () -> !tile.global<1x1x1x1x1x1xbf16>
+
+// -----
+
+// expected-error @below {{a tensor list holds 1 to 128 tensors, got a capacity of 129}}
+"test.global"() : () -> !tile.global<?x?x?xbf16, list = 129>
+
+// -----
+
+// expected-error @below {{a tensor list's tensors have rank 2 to 4 (the list's rank is one more), got a rank-2 list}}
+"test.global"() : () -> !tile.global<?x?xbf16, list = 4>
 
 // -----
 

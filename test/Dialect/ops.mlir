@@ -376,3 +376,17 @@ tile.kernel @wgmma_two_accumulators_in_turn(%k: i32)
   }
   %last = tile.gemm_wait %r#0 pending 0 : !tile.frag<64x64xf32, wgmma_acc>
 }
+
+// A tensor list: dim 0 (its length) is read, and a copy's first index picks
+// the tensor.
+// CHECK-LABEL: tile.kernel @tensor_list
+// CHECK-SAME: !tile.global<?x?x?xbf16, list = 4>
+tile.kernel @tensor_list(%A: !tile.global<?x?x?xbf16, list = 4>) attributes {target = #tile.target<sm_90a>, warpgroups = 1 : i64, grid = #tile.grid_policy<persistent>} {
+  %a = tile.smem_alloc : !tile.smem<64x64xbf16, swizzle_128b>
+  %full = tile.barrier_alloc arrivals 1 : !tile.barrier<tma, 1>
+  %c0 = arith.constant 0 : i32
+  // CHECK: tile.dim %{{.*}}[0] : !tile.global<?x?x?xbf16, list = 4>
+  %g = tile.dim %A[0] : !tile.global<?x?x?xbf16, list = 4>
+  // CHECK: tile.copy_async %{{.*}}[], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] barrier %{{.*}}[%{{.*}}] : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?x?xbf16, list = 4>, !tile.barrier<tma, 1>
+  tile.copy_async %a[], %A[%g, %c0, %c0] barrier %full[%c0] : !tile.smem<64x64xbf16, swizzle_128b>, !tile.global<?x?x?xbf16, list = 4>, !tile.barrier<tma, 1>
+}

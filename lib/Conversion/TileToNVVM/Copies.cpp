@@ -28,6 +28,15 @@ LogicalResult lowerCopyAsync(CopyAsyncOp op, CopyAsyncOp::Adaptor adaptor,
   ValueRange smemIdx = load ? adaptor.getDstIndices() : adaptor.getSrcIndices();
   ValueRange globalIdx =
       load ? adaptor.getSrcIndices() : adaptor.getDstIndices();
+  // A tensor list: the first index picks the tensor, hence its map among
+  // the parameter's (128 bytes each); the others are that tensor's.
+  unsigned firstCoord = 0;
+  if (op.getGlobalType().isList()) {
+    Value offset =
+        arith::MulIOp::create(b, loc, globalIdx[0], i32Const(b, loc, 128));
+    tmap = byteGep(b, loc, tmap, offset);
+    firstCoord = 1;
+  }
   Value smem = load ? adaptor.getDst() : adaptor.getSrc();
   Value tile = smem;
   if (Value off = tileOffset(b, loc, smemType, smemIdx))
@@ -57,7 +66,7 @@ LogicalResult lowerCopyAsync(CopyAsyncOp op, CopyAsyncOp::Adaptor adaptor,
   for (const tilec::TmaBox &box : plan.Boxes) {
     // TMA coordinates run innermost first.
     SmallVector<Value> coords;
-    for (unsigned d = rank; d-- > 0;) {
+    for (unsigned d = rank; d-- > firstCoord;) {
       Value c = globalIdx[d];
       if (d == rank - 1 && box.ColOffset)
         c = arith::AddIOp::create(b, loc, c, i32Const(b, loc, box.ColOffset));

@@ -19,12 +19,13 @@ using namespace mlir::tile::lowering;
 namespace {
 
 /// The attributes of a tensor-map parameter: by value (never a pointer into
-/// global memory), 64-byte aligned, grid constant.
-DictionaryAttr tensorMapArgAttrs(Builder &b) {
+/// global memory), 64-byte aligned, grid constant; \p maps of them in a row
+/// for a tensor list.
+DictionaryAttr tensorMapArgAttrs(Builder &b, int64_t maps) {
   return b.getDictionaryAttr({
       b.getNamedAttr(
           LLVM::LLVMDialect::getByValAttrName(),
-          TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128))),
+          TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128 * maps))),
       b.getNamedAttr(LLVM::LLVMDialect::getAlignAttrName(),
                      b.getI64IntegerAttr(64)),
       b.getNamedAttr(NVVM::NVVMDialect::getGridConstantAttrName(),
@@ -59,11 +60,14 @@ void setKernelAttrs(LLVM::LLVMFuncOp func, KernelOp kernel, KernelAbiAttr abi,
 /// it would otherwise do behind the schedule's first loads. (A generic
 /// pointer to the by-value parameter made LLVM's NVPTX back end emit each
 /// prefetch twice, through the parameter and through its generic address.)
+/// A tensor list's maps are not: most of its slots may be empty.
 void prefetchTensorMaps(ConversionPatternRewriter &rewriter, Location loc,
-                        KernelAbiAttr abi, Block *entry) {
+                        KernelAbiAttr abi, ArrayRef<Type> argTypes,
+                        Block *entry) {
   SmallVector<Value> maps;
   for (auto [i, param] : llvm::enumerate(abi.getParams()))
-    if (isa<TensorMapParamAttr>(param))
+    if (auto map = dyn_cast<TensorMapParamAttr>(param);
+        map && !cast<GlobalType>(argTypes[map.getArg()]).isList())
       maps.push_back(entry->getArgument(i));
   if (maps.empty())
     return;
@@ -95,9 +99,11 @@ LogicalResult lowerKernelSignature(KernelOp kernel, KernelOp::Adaptor,
   TypeConverter::SignatureConversion signature(kernelArgTypes.size());
   SmallVector<Attribute> argAttrs;
   for (Attribute param : abi.getParams()) {
-    if (isa<TensorMapParamAttr>(param)) {
+    if (auto map = dyn_cast<TensorMapParamAttr>(param)) {
+      auto global = cast<GlobalType>(kernelArgTypes[map.getArg()]);
       signature.addInputs(LLVM::LLVMPointerType::get(ctx));
-      argAttrs.push_back(tensorMapArgAttrs(rewriter));
+      argAttrs.push_back(tensorMapArgAttrs(
+          rewriter, global.isList() ? global.getListCapacity() : 1));
     } else if (isa<DimParamAttr>(param)) {
       signature.addInputs(rewriter.getI32Type());
       argAttrs.push_back(rewriter.getDictionaryAttr({}));
@@ -134,7 +140,7 @@ LogicalResult lowerKernelSignature(KernelOp kernel, KernelOp::Adaptor,
     signature.remapInput(i, placeholder.getResult(0));
   }
   Block *entry = rewriter.applySignatureConversion(body, signature, &converter);
-  prefetchTensorMaps(rewriter, loc, abi, entry);
+  prefetchTensorMaps(rewriter, loc, abi, kernelArgTypes, entry);
   rewriter.setInsertionPointToEnd(entry);
   LLVM::ReturnOp::create(rewriter, loc, ValueRange{});
   rewriter.eraseOp(kernel);
