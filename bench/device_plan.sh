@@ -45,6 +45,9 @@
 #        pick and at each of GROUPED_VARIANTS ("name:A=1 B=2;name2:C=3").
 # kgrouped-one: K-grouped BF16 as one launch (the default) against a
 #        launch per group (py_kgrouped_check.py --per-group), and its memcheck.
+# kgrouped-fp8-one: K-grouped FP8 as one launch over all groups (tensor
+#        lists; opt-in) against a launch per group (the default), then its
+#        memcheck on the small cases.
 # gemm:  the FP8 compass shapes (vs_deepgemm.py) and the grouped FP8 kinds
 #        (--quick), beside DeepGEMM.
 # fp8-large: the large FP8 shapes beside DeepGEMM, then Nsight Compute
@@ -209,6 +212,20 @@ case ",$plan," in *,masked-bm,*)
 # expected rows: 192 rows per group compute 256), beside DeepGEMM.
 grouped_ab masked masked-pick masked-bm64 BLK_M=64
 esac
+case ",$plan," in *,kgrouped-fp8-one,*)
+# K-grouped FP8: the one launch (A and B tensor lists, a tensor map per
+# group by value) against the default dense launch per group, each beside
+# DeepGEMM, then memcheck of the one launch.
+step kgrouped-fp8-groups 150 python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz \
+  --kinds fp8 --markdown "$out/kgrouped-fp8-groups.md"
+step kgrouped-fp8-one 150 python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz \
+  --kinds fp8 --fp8-one-launch --markdown "$out/kgrouped-fp8-one.md"
+step kgrouped-fp8-one-memcheck 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
+  python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz --kinds fp8 \
+  --small --no-timing --fp8-one-launch
+grep -E "ERROR SUMMARY" "$work/kgrouped-fp8-one-memcheck.log" | tail -1 > "$out/kgrouped-fp8-one-memcheck.txt"
+esac
+
 case ",$plan," in *,kgrouped-one,*)
 # K-grouped BF16 as one launch over all groups (the library's default)
 # against a dense launch per group (each beside DeepGEMM on its K-grouped

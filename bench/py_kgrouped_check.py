@@ -25,7 +25,7 @@ tilec / DeepGEMM speed per kind); exits 1 on a failed check.
 
     python3 bench/py_kgrouped_check.py --tarball ../shared/anchors/deepgemm-src.tgz
         [--src DIR] [--kinds fp8,bf16] [--quick | --small] [--no-timing]
-        [--per-group | --any-shape] [--markdown out.md]
+        [--per-group | --any-shape] [--fp8-one-launch] [--markdown out.md]
     compute-sanitizer --tool memcheck python3 bench/py_kgrouped_check.py --tarball ... \\
         --small --no-timing
 
@@ -165,8 +165,13 @@ def main():
     p.add_argument("--any-shape", action="store_true",
                    help="the one launch for M and N of any size too (partial "
                         "tiles; the library takes it for multiples of 128 only)")
+    p.add_argument("--fp8-one-launch", action="store_true",
+                   help="K-grouped FP8 as one launch over all groups "
+                        "(tilec._kgrouped.one_launch_fp8, off by default until "
+                        "checked on the GPU) instead of a dense launch per group")
     args = p.parse_args()
     _kgrouped.one_launch_bf16 = not args.per_group
+    _kgrouped.one_launch_fp8 = args.fp8_one_launch
     if args.any_shape:
         _kgrouped.ONE_LAUNCH_BF16_TILE = 1
     random.seed(0)

@@ -116,6 +116,27 @@ class ExtensionTest(CacheDirTest):
         with self.assertRaisesRegex(ValueError, "expected a tensor, got a number"):
             kernel.launch([x, 1.0])
 
+    def test_dry_kernel_takes_a_tensor_list_as_a_python_list(self):
+        bundle = tilec.compile(spec("test/Target/Inputs/tensor-list.tile"),
+                               name="tensor-list.tile")
+        kernel = self.C.Bundle(bundle).kernel()
+        self.assertEqual(kernel.args[0], ("A", "tensor_list", "bf16", (-1, -1, -1)))
+        groups = [torch.empty(64, k, dtype=torch.bfloat16) for k in (64, 0, 192)]
+        d = torch.empty(3, 64, 64, dtype=torch.bfloat16)
+        kernel.launch([groups, d])            # checks only; the empty one too
+        kernel.launch([tuple(groups[:1]), d[:1]])
+        with self.assertRaisesRegex(ValueError, r"argument 'A' \(index 0\): expected "
+                                                r"a list of up to 4 tensors, got torch.Tensor"):
+            kernel.launch([groups[0], d])
+        with self.assertRaisesRegex(ValueError, r"argument 'A' \(index 0\), tensor 1: "
+                                                r"expected a torch tensor"):
+            kernel.launch([[groups[0], 1.0], d])
+        with self.assertRaisesRegex(ValueError, r"argument 'A' \(index 0\), tensor 2: "
+                                                r"expected dtype bf16, got f16"):
+            kernel.launch([groups[:2] + [groups[2].half()], d])
+        with self.assertRaisesRegex(ValueError, "holds 5 tensors, the kernel takes at most 4"):
+            kernel.launch([groups + groups[:2], d])
+
     def test_dispatcher_plans(self):
         kernel = self.C.Bundle(self.bundle).kernel()
         dispatcher = self.C.Dispatcher(2)

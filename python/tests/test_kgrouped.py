@@ -174,6 +174,17 @@ class DryRunTest(Base):
             return kernel_spy
         return mock.patch.object(_cache, "get_kernel", side_effect=kernel_of), launches
 
+    def only_launch(self, family, call):
+        """The tensors of the one launch call() makes, a kernel of `family`
+        (loaded once with its default params) and no per-group launch."""
+        spy, launches = self.one_launch_spy()
+        with spy as get, mock.patch.object(_kgrouped, "_launch_group",
+                                           side_effect=AssertionError("a per-group launch")):
+            call()
+        self.assertEqual([c.args[:2] for c in get.call_args_list], [(family, ())])
+        self.assertEqual(len(launches), 1)
+        return launches[0]
+
     def test_bf16_one_launch_over_all_groups(self):
         """BF16 by default: one launch of the K-grouped spec (its arguments
         checked by the dry-run runtime against the kernel's signature), no
@@ -182,20 +193,69 @@ class DryRunTest(Base):
         ks, m, n = [0, 128, 384, 0, 256], 128, 256
         a, b, d, layout = bf16_inputs(ks, m, n)
         c = torch.randn_like(d)
-        spy, launches = self.one_launch_spy()
-        with spy as get, mock.patch.object(_kgrouped, "_launch_group",
-                                           side_effect=AssertionError("a per-group launch")):
-            dg.k_grouped_bf16_gemm_tn_contiguous(a, b, d, ks, layout, c)
-        self.assertEqual([call.args[:2] for call in get.call_args_list],
-                         [(_kgrouped.ONE_LAUNCH_BF16_FAMILY, ())])
-        self.assertEqual(len(launches), 1)
-        ta, tb, td, tks = launches[0]
+        ta, tb, td, tks = self.only_launch(_kgrouped.ONE_LAUNCH_BF16_FAMILY, lambda:
+                                           dg.k_grouped_bf16_gemm_tn_contiguous(
+                                               a, b, d, ks, layout, c))
         self.assertIs(ta, a)
         self.assertIs(tb, b)
         self.assertIs(td, d)
         self.assertEqual(tks.dtype, torch.int32)
         self.assertEqual(tks.tolist(), ks)
         self.assertTrue(torch.equal(d, c), "c copied into d before the launch")
+
+    def one_launch_fp8(self):
+        """FP8 as one launch (opt-in until run on the GPU)."""
+        self.assertFalse(_kgrouped.one_launch_fp8, "off by default")
+        patch = mock.patch.object(_kgrouped, "one_launch_fp8", True)
+        patch.start()
+        self.addCleanup(patch.stop)
+
+    def test_fp8_one_launch_over_all_groups(self):
+        """FP8 opted in: one launch of the K-grouped spec, A and B as lists of
+        the groups' views (checked by the dry-run runtime against the
+        kernel's tensor-list arguments), the scales' [KB, MN] transposes, no
+        per-group launch."""
+        self.one_launch_fp8()
+        ks, m, n = [256, 0, 384, 128], 192, 320
+        a, b, d, layout = fp8_inputs(ks, m, n)
+        c = torch.randn_like(d)
+        td, ta, tb, tsfa, tsfb, tks = self.only_launch(
+            _kgrouped.ONE_LAUNCH_FP8_FAMILY,
+            lambda: dg.k_grouped_fp8_gemm_nt_contiguous(a, b, d, ks, layout, c))
+        self.assertEqual(td.untyped_storage().data_ptr(), d.untyped_storage().data_ptr())
+        self.assertEqual(td.shape, d.shape)
+        self.assertEqual([tuple(t.shape) for t in ta], [(m, k) for k in ks])
+        self.assertEqual([tuple(t.shape) for t in tb], [(n, k) for k in ks])
+        self.assertEqual(offsets([ta[0], ta[2], ta[3]]), [0, 256 * m, 640 * m])
+        self.assertEqual(offsets([tb[2]]), [256 * n])
+        self.assertTrue(all(t.untyped_storage().data_ptr() == a[0].untyped_storage().data_ptr()
+                            for t in ta), "views, not copies")
+        self.assertEqual((tuple(tsfa.shape), tsfa.stride()), ((6, m), (m, 1)))
+        self.assertEqual(tuple(tsfb.shape), (6, n))
+        self.assertEqual(tks.tolist(), ks)
+        self.assertTrue(torch.equal(d, c), "c copied into d before the launch")
+
+    def test_fp8_one_launch_in_chunks_of_max_groups(self):
+        """More groups than the spec's MAX_GROUPS: a launch per chunk, each
+        with its groups' d, ks and scale rows."""
+        self.one_launch_fp8()
+        groups = _kgrouped.ONE_LAUNCH_FP8_GROUPS
+        ks = [128 * (g % 3) for g in range(groups + 5)]
+        m, n = 64, 64
+        a, b, d, layout = fp8_inputs(ks, m, n)
+        spy, launches = self.one_launch_spy()
+        with spy:
+            dg.k_grouped_fp8_gemm_nt_contiguous(a, b, d, ks, layout, d)
+        self.assertEqual(len(launches), 2)
+        first_blocks = sum(ks[:groups]) // 128
+        (d0, a0, _, sfa0, _, ks0), (d1, a1, _, sfa1, _, ks1) = launches
+        self.assertEqual((len(a0), len(a1)), (groups, 5))
+        self.assertEqual((d0.shape[0], d1.shape[0]), (groups, 5))
+        self.assertEqual(offsets([d1]), [groups * m * n])
+        self.assertEqual((ks0.tolist(), ks1.tolist()), (ks[:groups], ks[groups:]))
+        self.assertEqual((sfa0.shape[0], sfa1.shape[0]),
+                         (first_blocks, sum(ks[groups:]) // 128))
+        self.assertTrue(torch.equal(sfa1, a[1].t()[first_blocks:]))
 
     def test_bf16_partial_tiles_launch_per_group(self):
         """M or N not a multiple of the one launch's 128-wide tile (not yet
@@ -210,10 +270,12 @@ class DryRunTest(Base):
 
     def test_bf16_ks_copied_once_and_the_last_64_kept(self):
         _kgrouped._ks_tensors.clear()
-        first = _kgrouped._ks_on_device((128, 256), torch.device("cpu"))
-        self.assertIs(_kgrouped._ks_on_device((128, 256), torch.device("cpu")), first)
+        family = _kgrouped.ONE_LAUNCH_BF16_FAMILY
+        first = _kgrouped._ks_on_device((128, 256), torch.device("cpu"), family)
+        self.assertIs(_kgrouped._ks_on_device((128, 256), torch.device("cpu"), family),
+                      first)
         for k in range(64):
-            _kgrouped._ks_on_device((256, 128 * k), torch.device("cpu"))
+            _kgrouped._ks_on_device((256, 128 * k), torch.device("cpu"), family)
         self.assertEqual(len(_kgrouped._ks_tensors), 64)
         self.assertNotIn(((128, 256), torch.device("cpu")), _kgrouped._ks_tensors,
                          "the least recently used went")

@@ -50,6 +50,16 @@ ONE_LAUNCH_BF16_FAMILY = "k_grouped_bf16_gemm_tn"
 #: group until a partial tile has been checked there
 #: (bench/py_kgrouped_check.py --small has one).
 ONE_LAUNCH_BF16_TILE = 128
+#: K-grouped FP8 as one launch of this family over all groups: A and B are
+#: tensor lists (each group's [MN, K_g] K-major matrix read through its own
+#: tensor map), the scales one table for all groups. Not yet run on the GPU,
+#: hence off: FP8 launches a dense fp8_gemm_1d1d per group until it has been
+#: checked there (bench/py_kgrouped_check.py --fp8-one-launch).
+one_launch_fp8 = False
+ONE_LAUNCH_FP8_FAMILY = "k_grouped_fp8_gemm_1d1d"
+#: The spec's MAX_GROUPS: groups per launch (their tensor maps travel in the
+#: kernel's parameters); more groups launch in chunks of this many.
+ONE_LAUNCH_FP8_GROUPS = 32
 _ks_tensors = {}   # (ks, device) -> the ks on it: the last 64, oldest first
 _ks_captured = {}  # the same for the ks a CUDA graph has captured (kept)
 
@@ -307,21 +317,27 @@ def launch(plan: KGroupedPlan) -> None:
         return
     if (plan.kind == "bf16" and one_launch_bf16
             and plan.m % ONE_LAUNCH_BF16_TILE == 0 and plan.n % ONE_LAUNCH_BF16_TILE == 0):
-        ks = _ks_on_device(plan.ks, d.device)
+        ks = _ks_on_device(plan.ks, d.device, ONE_LAUNCH_BF16_FAMILY)
         if ks is not None:
             _launch_bf16_groups(plan, tuple(inputs), ks)
+            return
+    if plan.kind == "fp8" and one_launch_fp8:
+        ks = _ks_on_device(plan.ks, d.device, ONE_LAUNCH_FP8_FAMILY)
+        if ks is not None:
+            _launch_fp8_groups(plan, tuple(inputs), ks)
             return
     dispatcher_key = key(plan)
     for _, views in group_inputs(plan, tuple(inputs)):
         _launch_group(plan, dispatcher_key, views)
 
 
-def _ks_on_device(ks: Tuple[int, ...], device: torch.device):
+def _ks_on_device(ks: Tuple[int, ...], device: torch.device, family: str):
     """The checked ks_cpu as an int32 [G] tensor on `device` for the one
-    launch (grouped_layout is not read: DeepGEMM's SM90 kernels take
-    ks_cpu), or None where the call must launch per group instead: while a
-    CUDA graph is captured, a ks seen for the first time (its copy would
-    replay a host buffer torch may have reused) or a kernel not yet loaded.
+    launch of `family` (grouped_layout is not read: DeepGEMM's SM90 kernels
+    take ks_cpu), or None where the call must launch per group instead:
+    while a CUDA graph is captured, a ks seen for the first time (its copy
+    would replay a host buffer torch may have reused) or a kernel not yet
+    loaded.
     A ks seen outside capture is copied from pinned memory, ordered on the
     stream, with no host sync (an MoE's ks change every step); the last 64
     are kept, and those a graph has captured are kept for good (its replays
@@ -329,7 +345,7 @@ def _ks_on_device(ks: Tuple[int, ...], device: torch.device):
     entry = (ks, device)
     if _cache.capturing():
         found = _ks_tensors.get(entry, _ks_captured.get(entry))
-        if found is None or _cache.loaded_kernel(ONE_LAUNCH_BF16_FAMILY, (),
+        if found is None or _cache.loaded_kernel(family, (),
                                                  device.index) is None:
             return None
         _ks_captured[entry] = found
@@ -355,3 +371,31 @@ def _launch_bf16_groups(plan: KGroupedPlan, inputs: tuple, ks: torch.Tensor) -> 
     kernel = _cache.get_kernel(ONE_LAUNCH_BF16_FAMILY, (), d.device.index)
     kernel.set_persistent_limit(_gemm._num_sms_override or 0)
     kernel.launch([a, b, d, ks])
+
+
+def _launch_fp8_groups(plan: KGroupedPlan, inputs: tuple, ks: torch.Tensor) -> None:
+    """All groups in launches of ONE_LAUNCH_FP8_FAMILY, ONE_LAUNCH_FP8_GROUPS
+    groups at a time: d [G, M, N] holding c; A and B as lists of the groups'
+    [M, K_g] / [N, K_g] views (no copy; an empty group's view is empty and
+    never read); the scales' [KB, MN] transposes, a chunk's rows from its
+    first group's K block on; the ks on the device. The kernel adds each
+    group's product to d[g] (TMA reduce-add) and leaves empty groups."""
+    a, b, d, sfa, sfb = inputs
+    m, n, ks_cpu = plan.m, plan.n, plan.ks
+    a_groups = [part.view(m, k) for part, k in
+                zip(a.view(-1).split([k * m for k in ks_cpu]), ks_cpu)]
+    b_groups = [part.view(n, k) for part, k in
+                zip(b.view(-1).split([k * n for k in ks_cpu]), ks_cpu)]
+    sfa_rows, sfb_rows = sfa.t(), sfb.t()   # [KB, M], [KB, N]
+    kernel = _cache.get_kernel(ONE_LAUNCH_FP8_FAMILY, (), d.device.index)
+    kernel.set_persistent_limit(_gemm._num_sms_override or 0)
+    first_block = 0
+    for start in range(0, len(ks_cpu), ONE_LAUNCH_FP8_GROUPS):
+        stop = min(start + ONE_LAUNCH_FP8_GROUPS, len(ks_cpu))
+        blocks = sum(ks_cpu[start:stop]) // 128
+        if blocks:
+            kernel.launch([d[start:stop], a_groups[start:stop], b_groups[start:stop],
+                           sfa_rows[first_block:first_block + blocks],
+                           sfb_rows[first_block:first_block + blocks],
+                           ks[start:stop]])
+        first_block += blocks

@@ -73,10 +73,14 @@ _CANDIDATES = {
     # DeepGEMM's fp8_paged_mqa_logits (decode): the problem's params too
     # (_paged_mqa.py).
     "paged_mqa_logits": [("lib/Kernels/paged_mqa_logits.tile", "paged_mqa_logits")],
-    # K-grouped BF16 in one launch (opt-in, _kgrouped.one_launch_bf16):
-    # default params.
+    # K-grouped BF16 in one launch (_kgrouped.one_launch_bf16): default
+    # params.
     "k_grouped_bf16_gemm_tn": [("lib/Kernels/k_grouped_bf16_gemm_tn.tile",
                                 "k_grouped_bf16_gemm_tn")],
+    # K-grouped FP8 in one launch (opt-in, _kgrouped.one_launch_fp8): A and
+    # B tensor lists of up to MAX_GROUPS groups; default params.
+    "k_grouped_fp8_gemm_1d1d": [("lib/Kernels/k_grouped_fp8_gemm_1d1d.tile",
+                                 "k_grouped_fp8_gemm_1d1d")],
     # The expert-parallel MoE layer's token movement and combine
     # (tilec.moe): default params.
     "moe_scatter_rows": [("lib/Kernels/moe_scatter_rows.tile", "moe_scatter_rows")],
