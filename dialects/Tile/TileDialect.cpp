@@ -194,6 +194,10 @@ LogicalResult GlobalType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a tensor list's tensors have rank 2 to 4 (the "
                           "list's rank is one more), got a rank-"
                        << shape.size() << " list";
+  if (listCapacity > 0 && !ShapedType::isDynamic(shape[0]) &&
+      shape[0] > listCapacity)
+    return emitError() << "a tensor list of capacity " << listCapacity
+                       << " cannot hold " << shape[0] << " tensors";
   for (int64_t dim : shape)
     if (!ShapedType::isDynamic(dim) && dim <= 0)
       return emitError() << "global tensor dimensions must be positive, got "

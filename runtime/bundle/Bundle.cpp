@@ -139,6 +139,10 @@ std::string validateArgument(const Argument &arg) {
       (arg.capacity < 1 || arg.capacity > kMaxListCapacity))
     return "is a tensor list of capacity " + std::to_string(arg.capacity) +
            ", expected 1.." + std::to_string(kMaxListCapacity);
+  if (arg.isTensorList() && arg.shape.size() >= 1 && arg.shape[0] != kDynamic &&
+      arg.shape[0] > int64_t(arg.capacity))
+    return "is a tensor list of capacity " + std::to_string(arg.capacity) +
+           " but of length " + std::to_string(arg.shape[0]);
   // A list's shape adds the list's dim to its tensors' rank (at least 1).
   size_t minRank = arg.isTensorList() ? 2 : 1;
   if (arg.shape.size() < minRank || arg.shape.size() > kMaxRank)

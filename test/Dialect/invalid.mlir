@@ -1283,6 +1283,11 @@ tile.kernel @sched_results() attributes {target = #tile.target<sm_90a>, warpgrou
 
 // -----
 
+// expected-error @below {{a tensor list of capacity 2 cannot hold 3 tensors}}
+"test.global"() : () -> !tile.global<3x?x?xbf16, list = 2>
+
+// -----
+
 // expected-error @below {{global tensor dimensions must be positive, got 0x4}}
 "test.global"() : () -> !tile.global<0x4xbf16>
 

@@ -99,6 +99,10 @@ TEST(Metadata, ValidateChecksTensorLists) {
       {[](bundle::Kernel &k) { k.args[1].capacity = 2; },
        "argument 1 ('D') is a tensor but has a capacity (only tensor lists "
        "have one)"},
+      {[](bundle::Kernel &k) {
+         k.args[0].shape = {5, 256, -1};
+       },
+       "argument 0 ('A') is a tensor list of capacity 4 but of length 5"},
       {[](bundle::Kernel &k) { k.args[0].shape = {-1}; },
        "argument 0 ('A') has rank 1, tensor lists need 2..8"},
       {[](bundle::Kernel &k) {
