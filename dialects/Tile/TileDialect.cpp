@@ -184,12 +184,11 @@ LogicalResult GlobalType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (shape.empty() || shape.size() > 5)
     return emitError() << "global tensor rank must be 1 to 5, got "
                        << shape.size();
-  // The maps of a list travel by value: 128 bytes each in a parameter space
-  // of 32764 bytes (tilec::bundle::kMaxListCapacity).
-  if (listCapacity < 0 || listCapacity > 128)
-    return emitError() << "a tensor list holds 1 to 128 tensors, got a "
-                          "capacity of "
-                       << listCapacity;
+  if (listCapacity < 0 ||
+      listCapacity > int64_t(tilec::vocab::kMaxTensorListCapacity))
+    return emitError() << "a tensor list holds 1 to "
+                       << tilec::vocab::kMaxTensorListCapacity
+                       << " tensors, got a capacity of " << listCapacity;
   if (listCapacity > 0 && shape.size() < 3)
     return emitError() << "a tensor list's tensors have rank 2 to 4 (the "
                           "list's rank is one more), got a rank-"

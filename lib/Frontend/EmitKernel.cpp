@@ -211,10 +211,13 @@ void Emitter::emitKernel(const KernelDecl &decl) {
         } else {
           std::optional<int64_t> capacity =
               evalConstInt(*call->args[0], "the capacity of a tensor list");
-          if (capacity && (*capacity < 1 || *capacity > 128)) {
+          if (capacity && (*capacity < 1 ||
+                           *capacity > tilec::vocab::kMaxTensorListCapacity)) {
             error(call->args[0]->getRange(),
-                  "a tensor list holds 1 to 128 tensors (their tensor maps "
-                  "travel in the kernel's parameters), got " +
+                  "a tensor list holds 1 to " +
+                      llvm::Twine(tilec::vocab::kMaxTensorListCapacity) +
+                      " tensors (their tensor maps travel in the kernel's "
+                      "parameters), got " +
                       llvm::Twine(*capacity));
             noteParamsIn(*call->args[0]);
             capacity.reset();

@@ -38,7 +38,6 @@ std::string hexAddress(uint64_t address) {
   return buffer;
 }
 
-/// \p element >= 0: tensor \p element of tensor list \p index.
 /// The tensors of a tensor-list argument (Arg::data holds their address).
 const Arg *listTensors(const Arg &list) {
   return reinterpret_cast<const Arg *>(static_cast<uintptr_t>(list.data));

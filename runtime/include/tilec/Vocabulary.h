@@ -1,9 +1,9 @@
 //===- Vocabulary.h - element types, swizzles and targets -------*- C++ -*-===//
 //
 // The words the compiler, the bundle and the runtime share: element types
-// with their sizes and spellings, shared-memory swizzles and GPU targets with
-// the facts every layer needs about them. One table per word, so that a new
-// element type or target is added in one place.
+// with their sizes and spellings, shared-memory swizzles, GPU targets with
+// the facts every layer needs about them, and the bound of a tensor list. One
+// table per word, so that a new element type or target is added in one place.
 //
 // Header-only and dependency-free (the C++17 standard library), so that the
 // bundle and the runtime build with a bare C++ compiler and the compiler
@@ -203,6 +203,14 @@ constexpr uint32_t maxDynamicSharedMemoryBytes(Target target) {
   }
   return 232448;
 }
+
+//===----------------------------------------------------------------------===//
+// Kernel parameters
+//===----------------------------------------------------------------------===//
+
+/// Most tensors a tensor-list argument may hold: its tensor maps travel by
+/// value in the kernel's parameter space, 128 bytes each, in 32764 bytes.
+constexpr uint32_t kMaxTensorListCapacity = 128;
 
 //===----------------------------------------------------------------------===//
 // Messages

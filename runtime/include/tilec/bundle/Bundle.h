@@ -34,9 +34,8 @@ constexpr unsigned kMaxRank = 8;
 constexpr unsigned kMaxTensorMapRank = 5;
 /// Marks a tensor dimension whose size is only known at launch.
 constexpr int64_t kDynamic = -1;
-/// Most tensors a tensor-list argument may hold: its tensor maps travel by
-/// value in the parameter space (128 bytes each, 32764 bytes in all).
-constexpr uint32_t kMaxListCapacity = 128;
+/// Most tensors a tensor-list argument may hold (the vocabulary's bound).
+constexpr uint32_t kMaxListCapacity = vocab::kMaxTensorListCapacity;
 
 /// Element types: the vocabulary's, whose numeric values are also the C
 /// API's tilec_dtype.
