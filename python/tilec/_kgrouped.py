@@ -18,14 +18,16 @@ product:
 
 On sm_90a BF16 runs as one launch of lib/Kernels/k_grouped_bf16_gemm_tn.tile
 over all groups (one_launch_bf16), or, where it cannot (_ks_on_device), as
-FP8 always runs: each non-empty group one launch of a dense kernel on views
-of its operands (nothing copied), fp8_gemm_1d1d with f32 accumulation (what
-DeepGEMM's dense weight-gradient GEMM runs) or bf16_gemm_tn with f32 output
-and accumulation. A c other than d is copied into d first, then the
-launches add each group's product to d[g]; an empty group leaves d[g] =
-c[g]. The checks run once per call, here; each group's launch takes the
-dense dispatcher's fast path once a group of its K has been planned. Why
-FP8 is not one launch yet: docs/python.md.
+FP8 runs by default: each non-empty group one launch of a dense kernel on
+views of its operands (nothing copied), fp8_gemm_1d1d with f32 accumulation
+(what DeepGEMM's dense weight-gradient GEMM runs) or bf16_gemm_tn with f32
+output and accumulation. FP8's one launch,
+lib/Kernels/k_grouped_fp8_gemm_1d1d.tile with A and B as tensor lists, is
+opt-in (one_launch_fp8) until it has run on the GPU (docs/python.md). A c
+other than d is copied into d first, then the launches add each group's
+product to d[g]; an empty group leaves d[g] = c[g]. The checks run once per
+call, here; each group's launch takes the dense dispatcher's fast path once
+a group of its K has been planned.
 """
 
 from typing import NamedTuple, Optional, Tuple
