@@ -247,6 +247,14 @@ void Emitter::emitKernel(const KernelDecl &decl) {
           if (name && (!symbol || symbol->kind == Symbol::Kind::Dim)) {
             // A runtime dimension: bound here, or the same as an earlier one.
             shape.push_back(ShapedType::kDynamic);
+            bool perListTensor = listCapacity && dimIndex > 0;
+            if (symbol && symbol->perListTensor && !perListTensor) {
+              // Named by a list's tensors first: this dim gives it a value.
+              symbol->argIndex = argIndex;
+              symbol->dimIndex = dimIndex;
+              symbol->argName = arg.name;
+              symbol->perListTensor = false;
+            }
             if (symbol)
               continue;
             symbol = declare(Symbol::Kind::Dim, name->name, name->getRange(),
@@ -255,8 +263,9 @@ void Emitter::emitKernel(const KernelDecl &decl) {
             symbol->dimIndex = dimIndex;
             symbol->argName = arg.name;
             // A list's tensors each have their own sizes: the name is
-            // bound but has no value in the kernel.
-            symbol->perListTensor = listCapacity && dimIndex > 0;
+            // bound but has no value in the kernel (unless a later argument
+            // names it too).
+            symbol->perListTensor = perListTensor;
             dimSymbols.push_back(symbol);
             // A name one typo away from a param is most likely that param
             // (`BLK_KK`); short names like M, N, K are meant as dimensions.
