@@ -49,6 +49,14 @@ int64_t argDim(const Arg &arg, uint32_t dim) {
   return arg.kind == Arg::Kind::TensorList ? int64_t(arg.rank) : arg.shape[dim];
 }
 
+/// Whether a tensor argument has a dimension of size 0 (no elements).
+bool isEmpty(const Arg &tensor) {
+  for (uint32_t d = 0; d < tensor.rank && d < bundle::kMaxRank; ++d)
+    if (tensor.shape[d] == 0)
+      return true;
+  return false;
+}
+
 /// \p element >= 0: tensor \p element of tensor list \p index.
 Error argError(const bundle::Kernel &kernel, size_t index, int element,
                const std::string &what) {
@@ -141,7 +149,6 @@ Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
                     "expected rank " + std::to_string(declRank) + ", got " +
                         std::to_string(arg.rank));
   uint64_t elementBytes = bundle::byteSize(arg.dtype);
-  bool empty = false;
   for (uint32_t d = 0; d < arg.rank; ++d) {
     auto dim = [d] { return "dim " + std::to_string(d); };
     if (arg.shape[d] < 0)
@@ -158,8 +165,8 @@ Error checkTensor(const bundle::Kernel &kernel, size_t index, const Arg &arg,
                       "stride of " + dim() + " is " +
                           std::to_string(arg.strides[d]) +
                           " elements; strides cannot be negative");
-    empty |= arg.shape[d] == 0;
   }
+  bool empty = isEmpty(arg);
   if (!empty && arg.data == 0)
     return argError(kernel, index, element, "data pointer is null");
   if (use.byPointer && !empty && arg.data % elementBytes != 0)
@@ -583,10 +590,7 @@ Error buildLaunchPlan(const bundle::Kernel &kernel, const Arg *args,
       // those past the list's end stay zero.
       const Arg *tensors = listTensors(arg);
       for (uint32_t e = 0; e < arg.rank; ++e) {
-        bool empty = false;
-        for (uint32_t d = 0; d < tensors[e].rank; ++d)
-          empty |= tensors[e].shape[d] == 0;
-        if (!empty)
+        if (!isEmpty(tensors[e]))
           plan.tensorMaps.push_back(makeTensorMapRequest(
               static_cast<uint32_t>(p), plan.mapSlots + e, param, tensors[e]));
       }

@@ -266,25 +266,24 @@ TEST(ArgumentErrors, TensorLists) {
             "argument 'A' (index 0): the array of its tensors is null");
   EXPECT_EQ(error(Arg::tensorList(tensors, 2), Arg::tensorList(tensors, 2)),
             "argument 'D' (index 1): expected a tensor, got a tensor list");
-  tensors[1].dtype = DType::F32;
-  EXPECT_EQ(error(Arg::tensorList(tensors, 2), d),
+  // Tensor 1 of a list of two, the others valid.
+  auto secondTensorError = [&](Arg second) {
+    Arg pair[2] = {tensors[0], second};
+    return error(Arg::tensorList(pair, 2), d);
+  };
+  EXPECT_EQ(secondTensorError(Arg::tensor(kBase, DType::F32, {256, 512})),
             "argument 'A' (index 0), tensor 1: expected dtype e4m3, got f32");
-  tensors[1] = Arg::tensor(kBase, DType::E4M3, {128, 512});
-  EXPECT_EQ(error(Arg::tensorList(tensors, 2), d),
+  EXPECT_EQ(secondTensorError(Arg::tensor(kBase, DType::E4M3, {128, 512})),
             "argument 'A' (index 0), tensor 1: dim 0 is 128 but the kernel "
             "was compiled for 256");
-  tensors[1] = Arg::tensor(kBase, DType::E4M3, {256, 512, 1});
-  EXPECT_EQ(error(Arg::tensorList(tensors, 2), d),
+  EXPECT_EQ(secondTensorError(Arg::tensor(kBase, DType::E4M3, {256, 512, 1})),
             "argument 'A' (index 0), tensor 1: expected rank 2, got 3");
-  tensors[1] = Arg::tensor(kBase, DType::E4M3, {256, 520});
-  EXPECT_EQ(error(Arg::tensorList(tensors, 2), d),
+  EXPECT_EQ(secondTensorError(Arg::tensor(kBase, DType::E4M3, {256, 520})),
             "argument 'A' (index 0), tensor 1: stride of dim 0 is 520 "
             "elements (520 bytes), TMA needs a multiple of 16 bytes");
-  tensors[1] = Arg::floating(DType::E4M3, 1);
-  EXPECT_EQ(error(Arg::tensorList(tensors, 2), d),
+  EXPECT_EQ(secondTensorError(Arg::floating(DType::E4M3, 1)),
             "argument 'A' (index 0), tensor 1: expected a tensor, got a "
             "scalar");
-  tensors[1] = Arg::tensor(kBase, DType::E4M3, {256, 512});
   EXPECT_EQ(checkError(test::makeCopyKernel(),
                        {Arg::tensorList(tensors, 1),
                         Arg::tensor(kBase, DType::F32, {64, 64})}),
