@@ -48,6 +48,8 @@
 # kgrouped-fp8-one: K-grouped FP8 as one launch over all groups (tensor
 #        lists; opt-in) against a launch per group (the default), then its
 #        memcheck on the small cases.
+# kgrouped-fp8-tiles: that one launch at each of KG_FP8_VARIANTS
+#        (default "n160:BLK_N=160;n96:BLK_N=96"), beside DeepGEMM.
 # gemm:  the FP8 compass shapes (vs_deepgemm.py) and the grouped FP8 kinds
 #        (--quick), beside DeepGEMM.
 # fp8-large: the large FP8 shapes beside DeepGEMM, then Nsight Compute
@@ -224,6 +226,18 @@ step kgrouped-fp8-one-memcheck 150 compute-sanitizer --tool memcheck --error-exi
   python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz --kinds fp8 \
   --small --no-timing --fp8-one-launch
 grep -E "ERROR SUMMARY" "$work/kgrouped-fp8-one-memcheck.log" | tail -1 > "$out/kgrouped-fp8-one-memcheck.txt"
+esac
+case ",$plan," in *,kgrouped-fp8-tiles,*)
+# The FP8 one launch at other parameters of its spec: KG_FP8_VARIANTS
+# ("name:A=1 B=2;name2:C=3"), each beside DeepGEMM.
+IFS=';' read -ra variants <<< "${KG_FP8_VARIANTS:-n160:BLK_N=160;n96:BLK_N=96}"
+for v in "${variants[@]}"; do
+  defines=()
+  for d in ${v#*:}; do defines+=(--fp8-one-define "$d"); done
+  step "kgrouped-fp8-${v%%:*}" 150 python3 bench/py_kgrouped_check.py \
+    --tarball .anchors/deepgemm-src.tgz --kinds fp8 --fp8-one-launch "${defines[@]}" \
+    --markdown "$out/kgrouped-fp8-${v%%:*}.md"
+done
 esac
 
 case ",$plan," in *,kgrouped-one,*)

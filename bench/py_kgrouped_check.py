@@ -169,7 +169,11 @@ def main():
                    help="K-grouped FP8 as one launch over all groups "
                         "(tilec._kgrouped.one_launch_fp8, off by default until "
                         "checked on the GPU) instead of a dense launch per group")
+    p.add_argument("--fp8-one-define", action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter of the FP8 one launch's spec (BLK_N=..., "
+                        "STAGES=...; repeatable)")
     args = p.parse_args()
+    _kgrouped.ONE_LAUNCH_FP8_DEFINES = dict(item.split("=", 1) for item in args.fp8_one_define)
     _kgrouped.one_launch_bf16 = not args.per_group
     _kgrouped.one_launch_fp8 = args.fp8_one_launch
     if args.any_shape:

@@ -257,6 +257,20 @@ class DryRunTest(Base):
                          (first_blocks, sum(ks[groups:]) // 128))
         self.assertTrue(torch.equal(sfa1, a[1].t()[first_blocks:]))
 
+    def test_fp8_one_launch_takes_its_defines(self):
+        """ONE_LAUNCH_FP8_DEFINES (bench/py_kgrouped_check.py
+        --fp8-one-define) builds the one launch with those parameters."""
+        self.one_launch_fp8()
+        ks, m, n = [256, 128], 128, 320
+        a, b, d, layout = fp8_inputs(ks, m, n)
+        loaded = []
+        real = _cache.get_kernel
+        with mock.patch.object(_kgrouped, "ONE_LAUNCH_FP8_DEFINES", {"BLK_N": "160"}), \
+                mock.patch.object(_cache, "get_kernel", side_effect=lambda *args, **kw:
+                                  loaded.append(args[:2]) or real(*args, **kw)):
+            dg.k_grouped_fp8_gemm_nt_contiguous(a, b, d, ks, layout, d)
+        self.assertEqual(loaded, [(_kgrouped.ONE_LAUNCH_FP8_FAMILY, {"BLK_N": "160"})])
+
     def test_bf16_partial_tiles_launch_per_group(self):
         """M or N not a multiple of the one launch's 128-wide tile (not yet
         run on the GPU): a launch per group."""
