@@ -46,8 +46,8 @@
 # kgrouped-one: K-grouped BF16 as one launch (the default) against a
 #        launch per group (py_kgrouped_check.py --per-group), and its memcheck.
 # kgrouped-fp8-one: K-grouped FP8 as one launch over all groups (tensor
-#        lists; opt-in) and its memcheck on the small cases, then a launch
-#        per group (the default; kgrouped-fp8-groups: that alone).
+#        lists; opt-in) and its memcheck on the small cases;
+#        kgrouped-fp8-groups: a launch per group (the default).
 # kgrouped-fp8-tiles: that one launch at each of KG_FP8_VARIANTS
 #        (default "n160:BLK_N=160;n96:BLK_N=96"), beside DeepGEMM.
 # gemm:  the FP8 compass shapes (vs_deepgemm.py) and the grouped FP8 kinds
@@ -216,8 +216,8 @@ grouped_ab masked masked-pick masked-bm64 BLK_M=64
 esac
 case ",$plan," in *,kgrouped-fp8-one,*)
 # K-grouped FP8: the one launch (A and B tensor lists, a tensor map per
-# group by value) beside DeepGEMM, its memcheck, then (kgrouped-fp8-groups
-# alone) the default dense launch per group beside DeepGEMM.
+# group by value) beside DeepGEMM and its memcheck; kgrouped-fp8-groups:
+# the default dense launch per group beside DeepGEMM.
 step kgrouped-fp8-one 150 python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz \
   --kinds fp8 --fp8-one-launch --markdown "$out/kgrouped-fp8-one.md"
 step kgrouped-fp8-one-memcheck 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
@@ -225,7 +225,7 @@ step kgrouped-fp8-one-memcheck 150 compute-sanitizer --tool memcheck --error-exi
   --small --no-timing --fp8-one-launch
 grep -E "ERROR SUMMARY" "$work/kgrouped-fp8-one-memcheck.log" | tail -1 > "$out/kgrouped-fp8-one-memcheck.txt"
 esac
-case ",$plan," in *,kgrouped-fp8-one,*|*,kgrouped-fp8-groups,*)
+case ",$plan," in *,kgrouped-fp8-groups,*)
 step kgrouped-fp8-groups 150 python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz \
   --kinds fp8 --markdown "$out/kgrouped-fp8-groups.md"
 esac
