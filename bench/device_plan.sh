@@ -132,22 +132,28 @@ for c in 3 19; do
   done
 done
 esac
+# variant_steps PREFIX LIMIT VARIANTS FLAG COMMAND...: for each variant of
+# VARIANTS ("name:A=1 B=2;name2:C=3") a step PREFIX + name running COMMAND
+# with FLAG A=1 FLAG B=2 and its table in $out/PREFIX + name.md.
+variant_steps() {
+  local prefix=$1 limit=$2 flag=$4 v d variants=()
+  IFS=';' read -ra variants <<< "$3"
+  shift 4
+  for v in "${variants[@]}"; do
+    local defines=()
+    for d in ${v#*:}; do defines+=("$flag" "$d"); done
+    step "$prefix${v%%:*}" "$limit" "$@" "${defines[@]}" --markdown "$out/$prefix${v%%:*}.md"
+  done
+}
 # grouped_runs KIND LAYOUT LIMIT PICK PREFIX VARIANTS: KIND's grouped cases
 # of LAYOUT at the table's pick (step PICK), then at each of VARIANTS
 # ("name:A=1 B=2;name2:C=3", step PREFIX + name), each beside DeepGEMM.
 grouped_runs() {
-  local kind=$1 layout=$2 limit=$3 pick=$4 prefix=$5 v d
+  local kind=$1 layout=$2 limit=$3 pick=$4 prefix=$5
   step "$pick" "$limit" python3 bench/py_grouped_check.py --kinds "$kind" \
     --layouts "$layout" --markdown "$out/$pick.md"
-  local variants=()
-  IFS=';' read -ra variants <<< "$6"
-  for v in "${variants[@]}"; do
-    local defines=()
-    for d in ${v#*:}; do defines+=(--define "$d"); done
-    step "$prefix${v%%:*}" "$limit" python3 bench/py_grouped_check.py --kinds "$kind" \
-      --layouts "$layout" --define-kind "$kind" "${defines[@]}" \
-      --markdown "$out/$prefix${v%%:*}.md"
-  done
+  variant_steps "$prefix" "$limit" "$6" --define python3 bench/py_grouped_check.py \
+    --kinds "$kind" --layouts "$layout" --define-kind "$kind"
 }
 # grouped_ab LAYOUT PICK VARIANT DEFINES: the FP8 cases of LAYOUT at the
 # pick (step PICK) and with DEFINES (step VARIANT).
@@ -232,14 +238,9 @@ esac
 case ",$plan," in *,kgrouped-fp8-tiles,*)
 # The FP8 one launch at other parameters of its spec: KG_FP8_VARIANTS
 # ("name:A=1 B=2;name2:C=3"), each beside DeepGEMM.
-IFS=';' read -ra variants <<< "${KG_FP8_VARIANTS:-n160:BLK_N=160;n96:BLK_N=96}"
-for v in "${variants[@]}"; do
-  defines=()
-  for d in ${v#*:}; do defines+=(--fp8-one-define "$d"); done
-  step "kgrouped-fp8-${v%%:*}" 150 python3 bench/py_kgrouped_check.py \
-    --tarball .anchors/deepgemm-src.tgz --kinds fp8 --fp8-one-launch "${defines[@]}" \
-    --markdown "$out/kgrouped-fp8-${v%%:*}.md"
-done
+variant_steps kgrouped-fp8- 150 "${KG_FP8_VARIANTS:-n160:BLK_N=160;n96:BLK_N=96}" \
+  --fp8-one-define python3 bench/py_kgrouped_check.py --tarball .anchors/deepgemm-src.tgz \
+  --kinds fp8 --fp8-one-launch
 esac
 
 case ",$plan," in *,kgrouped-one,*)

@@ -62,9 +62,10 @@ ONE_LAUNCH_FP8_FAMILY = "k_grouped_fp8_gemm_1d1d"
 #: The spec's MAX_GROUPS: groups per launch (their tensor maps travel in the
 #: kernel's parameters); more groups launch in chunks of this many.
 ONE_LAUNCH_FP8_GROUPS = 32
-#: Its parameters other than the spec's defaults (a dict of -D values), for
-#: trying tiles (bench/py_kgrouped_check.py --fp8-one-define).
-ONE_LAUNCH_FP8_DEFINES = {}
+#: Its parameters other than the spec's defaults (-D values as get_kernel
+#: takes them: pairs or a dict), for trying tiles
+#: (bench/py_kgrouped_check.py --fp8-one-define).
+ONE_LAUNCH_FP8_DEFINES = ()
 _ks_tensors = {}   # (ks, device) -> the ks on it: the last 64, oldest first
 _ks_captured = {}  # the same for the ks a CUDA graph has captured (kept)
 
@@ -392,8 +393,7 @@ def _launch_fp8_groups(plan: KGroupedPlan, inputs: tuple, ks: torch.Tensor) -> N
     b_groups = [part.view(n, k) for part, k in
                 zip(b.view(-1).split([k * n for k in ks_cpu]), ks_cpu)]
     sfa_rows, sfb_rows = sfa.t(), sfb.t()   # [KB, M], [KB, N]
-    kernel = _cache.get_kernel(ONE_LAUNCH_FP8_FAMILY, ONE_LAUNCH_FP8_DEFINES or (),
-                               d.device.index)
+    kernel = _cache.get_kernel(ONE_LAUNCH_FP8_FAMILY, ONE_LAUNCH_FP8_DEFINES, d.device.index)
     kernel.set_persistent_limit(_gemm._num_sms_override or 0)
     first_block = 0
     for start in range(0, len(ks_cpu), ONE_LAUNCH_FP8_GROUPS):
